@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Homes",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
+        .executable(name: "homes", targets: ["App"]),
+        .executable(name: "signals-bench", targets: ["SignalsBenchmark"]),
+    ],
+    targets: [
+        .target(name: "Signals"),
+        .target(name: "SignalsTesting", dependencies: ["Signals"]),
+        .executableTarget(name: "App", dependencies: ["Signals"]),
+        .target(name: "AllocationCounter"),
+        .executableTarget(name: "SignalsBenchmark", dependencies: ["Signals", "AllocationCounter"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,112 @@
+import Synchronization
+
+/// Something that can be stopped: an observation, a binding, a scheduled action.
+///
+/// Disposing is immediate and idempotent: after `dispose()` returns, the work it
+/// stands for receives nothing more, and a second call does nothing.
+///
+/// ```swift
+/// let subscription: Disposable = signal.observe { print($0) }
+/// subscription.dispose()
+/// ```
+public protocol Disposable: AnyObject, Sendable {
+    /// Whether `dispose()` has been called (or the work ended by itself).
+    var isDisposed: Bool { get }
+    /// Stops the work this disposable stands for. Calling it again does nothing.
+    func dispose()
+}
+
+extension Disposable {
+    /// Hands this disposable to `bag`, which disposes it when the bag is disposed or freed.
+    ///
+    /// ```swift
+    /// property.observe { label.text = $0 }.dispose(in: bag)
+    /// ```
+    public func dispose(in bag: DisposeBag) {
+        bag.insert(self)
+    }
+}
+
+/// A disposable that runs a closure once, on the first `dispose()`.
+final class ActionDisposable: Disposable, @unchecked Sendable {
+    private let disposed = Atomic<Bool>(false)
+    private var action: (() -> Void)?
+
+    init(_ action: @escaping () -> Void) {
+        self.action = action
+    }
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    func dispose() {
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let action = self.action
+        self.action = nil
+        action?()
+    }
+}
+
+/// A disposable that is already disposed: returned for work that ended before it began.
+final class DisposedDisposable: Disposable {
+    static let shared = DisposedDisposable()
+    var isDisposed: Bool { true }
+    func dispose() {}
+}
+
+/// A disposable that disposes a list of others together.
+final class CompositeDisposable: Disposable, @unchecked Sendable {
+    private let lock = SpinLock()
+    private var members: [Disposable]? = []
+
+    init(_ members: [Disposable] = []) {
+        self.members = members
+    }
+
+    var isDisposed: Bool { lock.withLock { members == nil } }
+
+    /// Adds `disposable`; if this composite is already disposed, disposes it at once.
+    func add(_ disposable: Disposable) {
+        let added: Bool = lock.withLock {
+            guard members != nil else { return false }
+            members!.append(disposable)
+            return true
+        }
+        if !added { disposable.dispose() }
+    }
+
+    func dispose() {
+        let taken = lock.withLock { () -> [Disposable]? in
+            defer { members = nil }
+            return members
+        }
+        taken?.forEach { $0.dispose() }
+    }
+}
+
+/// Holds at most one disposable; replacing it disposes the previous one.
+final class SerialDisposable: Disposable, @unchecked Sendable {
+    private let lock = SpinLock()
+    private var current: Disposable?
+    private var disposed = false
+
+    var isDisposed: Bool { lock.withLock { disposed } }
+
+    /// Replaces the held disposable, disposing the old one (or the new one, if disposed).
+    func replace(with disposable: Disposable?) {
+        let old: Disposable? = lock.withLock {
+            if disposed { return disposable }
+            defer { current = disposable }
+            return current
+        }
+        old?.dispose()
+    }
+
+    func dispose() {
+        let old: Disposable? = lock.withLock {
+            disposed = true
+            defer { current = nil }
+            return current
+        }
+        old?.dispose()
+    }
+}

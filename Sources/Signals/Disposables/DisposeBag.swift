@@ -1,0 +1,45 @@
+/// Owns disposables and disposes them all when it is disposed or freed.
+///
+/// A controller keeps one bag for every binding it creates, so the bindings end with it.
+///
+/// ```swift
+/// final class ListingController {
+///     private let bag = DisposeBag()
+///     init(logic: ListingLogic, view: ListingView) {
+///         logic.title.bind(to: view) { view, title in view.title = title }.dispose(in: bag)
+///     }
+/// }
+/// ```
+public final class DisposeBag: @unchecked Sendable {
+    private let lock = SpinLock()
+    private var disposables: [Disposable] = []
+
+    /// Creates an empty bag.
+    public init() {}
+
+    deinit {
+        dispose()
+    }
+
+    /// Adds `disposable` to the bag; it is disposed with the bag.
+    public func insert(_ disposable: Disposable) {
+        lock.withLock {
+            disposables.removeAll { $0.isDisposed }
+            disposables.append(disposable)
+        }
+    }
+
+    /// The number of disposables in the bag that are not disposed yet.
+    public var liveCount: Int {
+        lock.withLock { disposables.reduce(0) { $0 + ($1.isDisposed ? 0 : 1) } }
+    }
+
+    /// Disposes everything in the bag now and empties it; the bag stays usable.
+    public func dispose() {
+        let taken = lock.withLock { () -> [Disposable] in
+            defer { disposables = [] }
+            return disposables
+        }
+        for disposable in taken { disposable.dispose() }
+    }
+}

@@ -1,0 +1,22 @@
+extension Signal {
+    /// Transforms every value with `transform`.
+    public func map<Output>(_ transform: @escaping (Value) -> Output) -> Signal<Output> {
+        derived { output in
+            forward(to: output, value: { output.send(transform($0)) })
+        }
+    }
+
+    /// Forwards only the values for which `isIncluded` returns true.
+    public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value> {
+        derived { output in
+            forward(to: output, value: { if isIncluded($0) { output.send($0) } })
+        }
+    }
+
+    /// Transforms every value and forwards the results that are not `nil`.
+    public func compactMap<Output>(_ transform: @escaping (Value) -> Output?) -> Signal<Output> {
+        derived { output in
+            forward(to: output, value: { if let mapped = transform($0) { output.send(mapped) } })
+        }
+    }
+}

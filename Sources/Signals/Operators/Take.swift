@@ -1,0 +1,44 @@
+extension Signal {
+    /// Forwards the first `count` values, then completes. `take(first: 0)` completes at once.
+    public func take(first count: Int) -> Signal<Value> {
+        derived { output in
+            guard count > 0 else {
+                output.sendCompleted()
+                return
+            }
+            var remaining = count
+            forward(to: output, value: { value in
+                guard remaining > 0 else { return }
+                remaining -= 1
+                output.send(value)
+                if remaining == 0 { output.sendCompleted() }
+            })
+        }
+    }
+
+    /// Drops the first `count` values and forwards the rest.
+    public func skip(first count: Int) -> Signal<Value> {
+        derived { output in
+            var skipped = 0
+            forward(to: output, value: { value in
+                if skipped < count {
+                    skipped += 1
+                    return
+                }
+                output.send(value)
+            })
+        }
+    }
+
+    /// Forwards values until `trigger` sends a value or completes, then completes.
+    public func take<Trigger>(until trigger: Signal<Trigger>) -> Signal<Value> {
+        derived { output in
+            let stop = Observer<Trigger>(
+                onValue: { _ in output.sendCompleted() },
+                onCompleted: { output.sendCompleted() }
+            )
+            output.addUpstream(trigger.core.add(stop))
+            forward(to: output, value: { output.send($0) })
+        }
+    }
+}

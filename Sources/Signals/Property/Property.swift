@@ -1,0 +1,138 @@
+/// One step of a property change, as it travels between properties.
+///
+/// A change of a root property reaches every dependent in two passes: first
+/// `invalidate`, then `changed` or `unchanged`. A property with several inputs waits
+/// until every invalidated input has settled and then emits once, so derived state
+/// never shows an intermediate combination (no glitches).
+enum Change<Value> {
+    case invalidate
+    case changed(Value)
+    case unchanged
+}
+
+/// The shared machinery of a property: how to read its value and where its changes go.
+final class PropertyNode<Value>: @unchecked Sendable {
+    let core: SignalCore<Change<Value>>
+    let read: () -> Value
+    private let lock = SpinLock()
+    private var changes: Signal<Value>?
+
+    init(core: SignalCore<Change<Value>> = SignalCore(), read: @escaping () -> Value) {
+        self.core = core
+        self.read = read
+    }
+
+    /// The signal of later changes, made on first use.
+    var signal: Signal<Value> {
+        lock.withLock {
+            if let changes { return changes }
+            let made = Signal<Value>(core: SignalCore<Value>())
+            let output = made.core
+            core.forward(to: output, value: { if case .changed(let value) = $0 { output.send(value) } })
+            changes = made
+            return made
+        }
+    }
+
+    /// Registers an observer that gets the current value first, then every change.
+    func observe(_ action: @escaping (Value) -> Void) -> Observer<Change<Value>> {
+        core.add(Observer(onValue: { if case .changed(let value) = $0 { action(value) } }, onCompleted: nil),
+                 initial: { [read] in .changed(read()) })
+    }
+}
+
+/// A read-only value that changes over time and tells its observers.
+///
+/// `observe` delivers the current value at once, then every change; `signal` carries the
+/// changes only. Derived properties (`map`, `skipRepeats`, `Property.combineLatest`) keep
+/// their sources alive and are glitch-free: one change of a source produces exactly one
+/// consistent emission of everything derived from it.
+///
+/// ```swift
+/// let count = MutableProperty(1)
+/// let label: Property<String> = count.map { "\($0) homes" }
+/// label.observe { print($0) }   // prints "1 homes"
+/// count.value = 2               // prints "2 homes"
+/// ```
+public class Property<Value>: @unchecked Sendable {
+    let node: PropertyNode<Value>
+    private let sources: [AnyObject]
+
+    init(node: PropertyNode<Value>, sources: [AnyObject]) {
+        self.node = node
+        self.sources = sources
+        node.core.retainOwner()
+    }
+
+    deinit {
+        node.core.releaseOwner()
+    }
+
+    /// A read-only view of `property` that keeps it alive.
+    public convenience init(_ property: Property<Value>) {
+        self.init(node: property.node, sources: [property])
+    }
+
+    /// A property that always holds `value`.
+    public convenience init(value: Value) {
+        self.init(node: PropertyNode(read: { value }), sources: [])
+        node.core.sendCompleted()
+    }
+
+    /// The current value.
+    public var value: Value {
+        node.read()
+    }
+
+    /// The changes from now on, without the current value.
+    public var signal: Signal<Value> {
+        node.signal
+    }
+
+    /// Calls `action` with the current value at once, then with every change.
+    ///
+    /// If the property is delivering a change at this moment (on another thread, or
+    /// because this is called from one of its observers), the current value is queued
+    /// behind that delivery, so `action` always sees values in order.
+    @discardableResult
+    public func observe(_ action: @escaping (Value) -> Void) -> Disposable {
+        node.observe(action)
+    }
+}
+
+/// A property whose value can be set; every set is delivered to its observers.
+///
+/// Setting is thread-safe; observers of one property never run concurrently.
+/// Freeing the property completes its `signal` and releases its observers.
+public final class MutableProperty<Value>: Property<Value>, @unchecked Sendable {
+    private final class Storage: @unchecked Sendable {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    private let storage: Storage
+
+    /// Creates a property holding `initialValue`.
+    public init(_ initialValue: Value) {
+        let storage = Storage(initialValue)
+        let core = SignalCore<Change<Value>>()
+        self.storage = storage
+        super.init(node: PropertyNode(core: core, read: { core.withLock { storage.value } }), sources: [])
+    }
+
+    deinit {
+        node.core.sendCompleted()
+    }
+
+    /// The current value; setting it notifies every observer.
+    public override var value: Value {
+        get { node.read() }
+        set {
+            let storage = self.storage
+            node.core.send {
+                storage.value = newValue
+                return (.invalidate, .changed(newValue))
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+extension Property {
+    /// A property whose value is `transform` of this one's, updated with every change.
+    ///
+    /// `transform` runs once per change and on each read of `value`.
+    public func map<Output>(_ transform: @escaping (Value) -> Output) -> Property<Output> {
+        let source = node
+        let derived = PropertyNode<Output>(read: { transform(source.read()) })
+        let output = derived.core
+        source.core.forward(to: output, value: { change in
+            switch change {
+            case .invalidate: output.send(.invalidate)
+            case .changed(let value): output.send(.changed(transform(value)))
+            case .unchanged: output.send(.unchanged)
+            }
+        })
+        return Property<Output>(node: derived, sources: [self])
+    }
+
+    /// A property with the same value that notifies only when `isEquivalent` says the
+    /// new value differs from the last one it notified.
+    public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Property<Value> {
+        let source = node
+        let derived = PropertyNode<Value>(read: source.read)
+        let output = derived.core
+        var last = source.read()
+        source.core.forward(to: output, value: { change in
+            switch change {
+            case .invalidate:
+                output.send(.invalidate)
+            case .changed(let value):
+                if isEquivalent(last, value) {
+                    output.send(.unchanged)
+                } else {
+                    last = value
+                    output.send(.changed(value))
+                }
+            case .unchanged:
+                output.send(.unchanged)
+            }
+        })
+        return Property(node: derived, sources: [self])
+    }
+
+    /// A property of the latest values of `first` and `second` as a pair.
+    ///
+    /// One change of a source shared by both inputs produces one emission, never an
+    /// intermediate pair. Completes when both inputs have completed.
+    public static func combineLatest<Other>(
+        _ first: Property<Value>,
+        _ second: Property<Other>
+    ) -> Property<(Value, Other)> {
+        let left = first.node
+        let right = second.node
+        let derived = PropertyNode<(Value, Other)>(read: { (left.read(), right.read()) })
+        let output = derived.core
+        var latest = (left.read(), right.read())
+        var unsettled = 0
+        var isChanged = false
+        var completions = 0
+        let step: (Either<Change<Value>, Change<Other>>) -> Void = { event in
+            let settled: Bool
+            switch event {
+            case .left(.invalidate), .right(.invalidate):
+                unsettled += 1
+                if unsettled == 1 { output.emit(.invalidate) }
+                return
+            case .left(.changed(let value)):
+                latest.0 = value
+                isChanged = true
+                settled = true
+            case .right(.changed(let value)):
+                latest.1 = value
+                isChanged = true
+                settled = true
+            case .left(.unchanged), .right(.unchanged):
+                settled = true
+            case .leftCompleted, .rightCompleted:
+                completions += 1
+                if completions == 2 { output.emitCompleted() }
+                return
+            }
+            guard settled, unsettled > 0 else { return }
+            unsettled -= 1
+            if unsettled == 0 {
+                output.emit(isChanged ? .changed(latest) : .unchanged)
+                isChanged = false
+            }
+        }
+        left.core.forward(to: output, value: { output.serialize(.left($0), step) },
+                          completed: { output.serialize(.leftCompleted, step) })
+        right.core.forward(to: output, value: { output.serialize(.right($0), step) },
+                           completed: { output.serialize(.rightCompleted, step) })
+        return Property<(Value, Other)>(node: derived, sources: [first, second])
+    }
+}
+
+extension Property where Value: Equatable {
+    /// A property with the same value that notifies only when the value actually changes.
+    public func skipRepeats() -> Property<Value> {
+        skipRepeats(==)
+    }
+}

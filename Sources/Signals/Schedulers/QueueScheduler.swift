@@ -1,0 +1,72 @@
+import Dispatch
+
+/// Runs actions on a serial `DispatchQueue`, in the order they were scheduled.
+///
+/// ```swift
+/// let background = QueueScheduler(label: "search")
+/// queries.debounce(.milliseconds(300), on: background).observe { run($0) }
+/// ```
+public final class QueueScheduler: Scheduler {
+    /// The serial queue actions run on.
+    public let queue: DispatchQueue
+    private let start = ContinuousClock.now
+
+    /// Runs actions on `queue`, which should be serial.
+    public init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    /// Runs actions on a new serial queue named `label`.
+    public convenience init(label: String = "signals.queue-scheduler") {
+        self.init(queue: DispatchQueue(label: label))
+    }
+
+    /// Time since the scheduler was created, on the continuous clock.
+    public var now: Duration { ContinuousClock.now - start }
+
+    /// Runs `action` on the queue as soon as possible.
+    @discardableResult
+    public func schedule(_ action: @escaping () -> Void) -> Disposable {
+        let task = ScheduledAction(action)
+        queue.async { task.run() }
+        return task
+    }
+
+    /// Runs `action` on the queue once `delay` has passed.
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> Disposable {
+        let task = ScheduledAction(action)
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { task.run() }
+        return task
+    }
+}
+
+/// An action that runs at most once, unless it was cancelled first.
+final class ScheduledAction: Disposable, @unchecked Sendable {
+    private let lock = SpinLock()
+    private var action: (() -> Void)?
+
+    init(_ action: @escaping () -> Void) {
+        self.action = action
+    }
+
+    var isDisposed: Bool { lock.withLock { action == nil } }
+
+    func run() {
+        let action: (() -> Void)? = lock.withLock {
+            defer { self.action = nil }
+            return self.action
+        }
+        action?()
+    }
+
+    func dispose() {
+        let action: (() -> Void)? = lock.withLock {
+            defer { self.action = nil }
+            return self.action
+        }
+        withExtendedLifetime(action) {}
+    }
+}
