@@ -1,1 +1,284 @@
+import Foundation
 import Signals
+
+/// One event a recorder saw: a value or the completion.
+public enum RecordedEvent<Value> {
+    /// A value.
+    case value(Value)
+    /// The completion.
+    case completed
+}
+
+extension RecordedEvent: Equatable where Value: Equatable {}
+
+extension RecordedEvent: CustomStringConvertible {
+    /// `value(1)` or `completed`.
+    public var description: String {
+        switch self {
+        case .value(let value): return "value(\(value))"
+        case .completed: return "completed"
+        }
+    }
+}
+
+/// Records everything a signal or property emits, for assertions.
+///
+/// Recording on a `TestScheduler` also stores the virtual time of each event, which
+/// marble assertions use. In exhaustive mode every recorded event must be consumed
+/// with `expect...` calls; `finish()` (or freeing the recorder) fails on the rest.
+///
+/// ```swift
+/// let recorder = signal.map { $0 * 2 }.record()
+/// input.send(1); input.send(2)
+/// recorder.assertValues([2, 4])
+/// ```
+public final class Recorder<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storedEvents: [(time: Duration?, event: RecordedEvent<Value>)] = []
+    private var consumed = 0
+    private var finished = false
+    private var subscription: Disposable?
+    /// The scheduler whose clock stamps each event, if any.
+    public let scheduler: TestScheduler?
+    /// Whether unconsumed events fail the test at `finish()`.
+    public let isExhaustive: Bool
+    private let origin: (fileID: String, filePath: StaticString, line: UInt, column: UInt)
+
+    init(
+        scheduler: TestScheduler?,
+        exhaustive: Bool,
+        origin: (fileID: String, filePath: StaticString, line: UInt, column: UInt)
+    ) {
+        self.scheduler = scheduler
+        self.isExhaustive = exhaustive
+        self.origin = origin
+    }
+
+    deinit {
+        subscription?.dispose()
+        if isExhaustive && !finished {
+            checkExhausted(fileID: origin.fileID, filePath: origin.filePath, line: origin.line, column: origin.column)
+        }
+    }
+
+    func attach(_ subscription: Disposable) {
+        lock.locked { self.subscription = subscription }
+    }
+
+    func append(_ event: RecordedEvent<Value>) {
+        let time = scheduler?.now
+        lock.locked { storedEvents.append((time, event)) }
+    }
+
+    /// Every event recorded so far.
+    public var events: [RecordedEvent<Value>] { lock.locked { storedEvents.map(\.event) } }
+
+    /// Every event with the virtual time it arrived at (nil without a scheduler).
+    public var timedEvents: [(time: Duration?, event: RecordedEvent<Value>)] { lock.locked { storedEvents } }
+
+    /// Every value recorded so far.
+    public var values: [Value] {
+        events.compactMap { if case .value(let value) = $0 { return value } else { return nil } }
+    }
+
+    /// Whether the completion was recorded.
+    public var isCompleted: Bool {
+        events.contains { if case .completed = $0 { return true } else { return false } }
+    }
+
+    /// Stops recording; later events are not recorded.
+    public func stop() {
+        let subscription = lock.locked { self.subscription }
+        subscription?.dispose()
+    }
+
+    // MARK: - Exhaustive use
+
+    /// The events not yet consumed by an `expect...` call.
+    public var unconsumedEvents: [RecordedEvent<Value>] {
+        lock.locked { storedEvents[consumed...].map(\.event) }
+    }
+
+    /// Checks that the next unconsumed events are exactly `expected`, and consumes them.
+    public func expect(
+        _ expected: [RecordedEvent<Value>],
+        by areEquivalent: (Value, Value) -> Bool,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let actual: [RecordedEvent<Value>] = lock.locked {
+            let end = min(storedEvents.count, consumed + expected.count)
+            let slice = storedEvents[consumed..<end].map(\.event)
+            consumed = end
+            return slice
+        }
+        if !EventDiff.matches(expected, actual, by: areEquivalent) {
+            reportFailure(
+                EventDiff.describe(title: "Next events differ", expected: expected, actual: actual),
+                fileID: fileID, filePath: filePath, line: line, column: column
+            )
+        }
+    }
+
+    /// Fails if any recorded event has not been consumed, then ends exhaustive checking.
+    public func finish(
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        checkExhausted(fileID: fileID, filePath: filePath, line: line, column: column)
+        lock.locked { finished = true }
+    }
+
+    private func checkExhausted(fileID: String, filePath: StaticString, line: UInt, column: UInt) {
+        let rest = unconsumedEvents
+        guard !rest.isEmpty else { return }
+        let list = rest.map { "  \($0)" }.joined(separator: "\n")
+        reportFailure(
+            "\(rest.count) recorded event(s) were not asserted:\n\(list)",
+            fileID: fileID, filePath: filePath, line: line, column: column
+        )
+    }
+}
+
+extension Recorder where Value: Equatable {
+    /// Checks that the values recorded so far are exactly `expected`.
+    public func assertValues(
+        _ expected: [Value],
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let actual = values
+        if actual != expected {
+            reportFailure(
+                EventDiff.describe(title: "Recorded values differ",
+                                   expected: expected.map { .value($0) }, actual: actual.map { .value($0) }),
+                fileID: fileID, filePath: filePath, line: line, column: column
+            )
+        }
+    }
+
+    /// Checks that the events recorded so far are exactly `expected`.
+    public func assertEvents(
+        _ expected: [RecordedEvent<Value>],
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let actual = events
+        if actual != expected {
+            reportFailure(
+                EventDiff.describe(title: "Recorded events differ", expected: expected, actual: actual),
+                fileID: fileID, filePath: filePath, line: line, column: column
+            )
+        }
+    }
+
+    /// Checks that the next unconsumed events are the values `expected`, and consumes them.
+    public func expect(
+        _ expected: Value...,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        expect(expected.map { .value($0) }, by: ==,
+               fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+extension Recorder {
+    /// Checks that the values recorded so far match `expected` under `areEquivalent`
+    /// (for values that are not `Equatable`, such as tuples).
+    public func assertValues(
+        _ expected: [Value],
+        by areEquivalent: (Value, Value) -> Bool,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let actual = values.map { RecordedEvent.value($0) }
+        let wanted = expected.map { RecordedEvent.value($0) }
+        if !EventDiff.matches(wanted, actual, by: areEquivalent) {
+            reportFailure(
+                EventDiff.describe(title: "Recorded values differ", expected: wanted, actual: actual),
+                fileID: fileID, filePath: filePath, line: line, column: column
+            )
+        }
+    }
+
+    /// Checks that the next unconsumed event is the completion, and consumes it.
+    public func expectCompleted(
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        expect([.completed], by: { _, _ in false },
+               fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Checks that every recorded event has been consumed.
+    public func expectNoMoreEvents(
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        checkExhausted(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+extension Signal {
+    /// Records every value and the completion of this signal from now on.
+    ///
+    /// - Parameters:
+    ///   - scheduler: stamps each event with this scheduler's virtual time.
+    ///   - exhaustive: fail at `finish()` (or when the recorder is freed) if an event
+    ///     was recorded that no `expect...` call consumed.
+    public func record(
+        on scheduler: TestScheduler? = nil,
+        exhaustive: Bool = false,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) -> Recorder<Value> {
+        let recorder = Recorder<Value>(scheduler: scheduler, exhaustive: exhaustive,
+                                       origin: (fileID, filePath, line, column))
+        let values = observe { [weak recorder] in recorder?.append(.value($0)) }
+        let completion = observeCompleted { [weak recorder] in recorder?.append(.completed) }
+        recorder.attach(Disposables(values, completion))
+        return recorder
+    }
+}
+
+extension Property {
+    /// Records the current value, every change and the completion of this property.
+    ///
+    /// - Parameters:
+    ///   - scheduler: stamps each event with this scheduler's virtual time.
+    ///   - exhaustive: fail at `finish()` (or when the recorder is freed) if an event
+    ///     was recorded that no `expect...` call consumed.
+    public func record(
+        on scheduler: TestScheduler? = nil,
+        exhaustive: Bool = false,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) -> Recorder<Value> {
+        let recorder = Recorder<Value>(scheduler: scheduler, exhaustive: exhaustive,
+                                       origin: (fileID, filePath, line, column))
+        let values = observe { [weak recorder] in recorder?.append(.value($0)) }
+        let completion = signal.observeCompleted { [weak recorder] in recorder?.append(.completed) }
+        recorder.attach(Disposables(values, completion))
+        return recorder
+    }
+}
+
+/// Two subscriptions disposed together.
+private final class Disposables: Disposable, @unchecked Sendable {
+    private let first: Disposable
+    private let second: Disposable
+
+    init(_ first: Disposable, _ second: Disposable) {
+        self.first = first
+        self.second = second
+    }
+
+    var isDisposed: Bool { first.isDisposed && second.isDisposed }
+
+    func dispose() {
+        first.dispose()
+        second.dispose()
+    }
+}
+
