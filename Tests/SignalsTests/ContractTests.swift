@@ -1,0 +1,333 @@
+import Dispatch
+import Foundation
+import Signals
+import SignalsTesting
+import Synchronization
+import Testing
+
+/// One test (or more) per line of Docs/Contract.md, numbered the same way.
+@Suite struct ContractTests {
+    // MARK: - 1. Glitch-free derived state
+
+    @Test func combineLatestOfTwoMapsOfOneSourceEmitsOnceAndConsistently() {
+        let a = MutableProperty(1)
+        let pair = Property.combineLatest(a.map { $0 * 10 }, a.map { "\($0)" })
+        let recorder = pair.record()
+        a.value = 2
+        a.value = 3
+        recorder.assertValues([(10, "1"), (20, "2"), (30, "3")], by: { $0 == $1 })
+        #expect(pair.value == (30, "3"))
+    }
+
+    @Test func deepDiamondEmitsOncePerChange() {
+        let a = MutableProperty(0)
+        let left = Property.combineLatest(a.map { $0 + 1 }, a.map { $0 * 2 }).map { $0 + $1 }
+        let right = a.map { $0 - 1 }.map { $0 * 3 }
+        let total = Property.combineLatest(left, right).map { l, r in "\(l)/\(r)" }
+        let recorder = total.record()
+        for value in 1...4 { a.value = value }
+        let expected = (0...4).map { v in "\((v + 1) + v * 2)/\((v - 1) * 3)" }
+        recorder.assertValues(expected)
+    }
+
+    @Test func unchangedBranchStillSettlesTheCombination() {
+        let a = MutableProperty(1)
+        let parity = a.map { $0 % 2 }.skipRepeats()
+        let combined = Property.combineLatest(parity, a).map { "\($0):\($1)" }
+        let recorder = combined.record()
+        a.value = 3   // parity unchanged, a changed: one emission
+        a.value = 4   // both changed: one emission
+        a.value = 4   // root set again: parity unchanged, a "changed" to the same value
+        recorder.assertValues(["1:1", "1:3", "0:4", "0:4"])
+    }
+
+    @Test func nothingChangedMeansNothingEmitted() {
+        let a = MutableProperty(1)
+        let both = Property.combineLatest(a.map { $0 > 0 }.skipRepeats(), a.map { $0 > 100 }.skipRepeats())
+        let recorder = both.signal.record()
+        a.value = 2
+        a.value = 3
+        #expect(recorder.events.isEmpty)
+        a.value = 200
+        recorder.assertValues([(true, true)], by: { $0 == $1 })
+    }
+
+    @Test func independentSourcesEmitOncePerChangeOfEither() {
+        let a = MutableProperty(1)
+        let b = MutableProperty("x")
+        let recorder = Property.combineLatest(a, b).record()
+        a.value = 2
+        b.value = "y"
+        recorder.assertValues([(1, "x"), (2, "x"), (2, "y")], by: { $0 == $1 })
+    }
+
+    // MARK: - 2. FIFO reentrancy
+
+    @Test func valueSentFromAnObserverIsQueuedBehindTheCurrentDelivery() {
+        let (signal, input) = Signal<Int>.pipe()
+        var log: [String] = []
+        signal.observe { value in
+            log.append("first \(value)")
+            if value == 1 {
+                input.send(2)
+                input.send(3)
+                log.append("first sent 2 and 3")
+            }
+        }
+        signal.observe { log.append("second \($0)") }
+        input.send(1)
+        #expect(log == [
+            "first 1", "first sent 2 and 3", "second 1",
+            "first 2", "second 2",
+            "first 3", "second 3",
+        ])
+    }
+
+    @Test func reentrantSendsThroughOperatorsKeepOrderWithoutDeadlock() {
+        let (signal, input) = Signal<Int>.pipe()
+        let doubled = signal.map { $0 * 2 }
+        doubled.observe { if $0 < 8 { input.send($0) } }
+        let recorder = doubled.record()
+        input.send(1)
+        recorder.assertValues([2, 4, 8])
+    }
+
+    @Test func propertySetFromItsOwnObserverIsDeliveredAfterwardsToEveryone() {
+        let property = MutableProperty(0)
+        var log: [String] = []
+        property.observe { value in
+            log.append("a\(value)")
+            if value == 1 { property.value = 2 }
+        }
+        property.observe { log.append("b\($0)") }
+        property.value = 1
+        #expect(log == ["a0", "b0", "a1", "b1", "a2", "b2"])
+        #expect(property.value == 2)
+    }
+
+    @Test func reentrantValuesAreNeverDropped() {
+        let (signal, input) = Signal<Int>.pipe()
+        var received: [Int] = []
+        signal.observe { value in
+            received.append(value)
+            if value < 1000 { input.send(value + 1) }
+        }
+        input.send(0)
+        #expect(received == Array(0...1000))
+    }
+
+    // MARK: - 3. Thread safety
+
+    @Test func concurrentSendsAreDeliveredExactlyOnceAndNeverOverlap() {
+        let (signal, input) = Signal<Int>.pipe()
+        let inside = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+        var received: [Int] = []
+        signal.observe { value in
+            if inside.add(1, ordering: .acquiringAndReleasing).newValue != 1 {
+                overlaps.add(1, ordering: .relaxed)
+            }
+            received.append(value)
+            inside.subtract(1, ordering: .acquiringAndReleasing)
+        }
+        let threads = 8
+        let perThread = 5_000
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<perThread { input.send(thread * perThread + index) }
+        }
+        #expect(overlaps.load(ordering: .relaxed) == 0)
+        #expect(received.count == threads * perThread)
+        #expect(Set(received).count == threads * perThread)
+    }
+
+    @Test func concurrentSendsKeepEachSendersOrder() {
+        let (signal, input) = Signal<(Int, Int)>.pipe()
+        var lastSeen = [Int](repeating: -1, count: 4)
+        var outOfOrder = 0
+        signal.observe { thread, index in
+            if index <= lastSeen[thread] { outOfOrder += 1 }
+            lastSeen[thread] = index
+        }
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<5_000 { input.send((thread, index)) }
+        }
+        #expect(outOfOrder == 0)
+        #expect(lastSeen == [4_999, 4_999, 4_999, 4_999])
+    }
+
+    @Test func concurrentPropertySetsEndWithTheLastDeliveredValueEqualToTheStoredOne() {
+        let property = MutableProperty(0)
+        var last = -1
+        var deliveries = 0
+        property.observe { value in
+            last = value
+            deliveries += 1
+        }
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 1...2_000 { property.value = thread * 10_000 + index }
+        }
+        #expect(deliveries == 1 + 4 * 2_000)
+        #expect(last == property.value)
+    }
+
+    @Test func observingAndDisposingWhileOtherThreadsSendIsSafe() {
+        let (signal, input) = Signal<Int>.pipe()
+        let total = Atomic<Int>(0)
+        let keeper = signal.observe { _ in total.add(1, ordering: .relaxed) }
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<2_000 {
+                if thread % 2 == 0 {
+                    input.send(index)
+                } else {
+                    signal.observe { _ in }.dispose()
+                }
+            }
+        }
+        #expect(total.load(ordering: .relaxed) == 2 * 2_000)
+        keeper.dispose()
+    }
+
+    // MARK: - 4. Lifetimes
+
+    @Test func observerAddedDuringADeliveryDoesNotGetTheInFlightValue() {
+        let (signal, input) = Signal<Int>.pipe()
+        var late: [Int] = []
+        var added = false
+        signal.observe { _ in
+            guard !added else { return }
+            added = true
+            signal.observe { late.append($0) }
+        }
+        input.send(1)
+        input.send(2)
+        #expect(late == [2])
+    }
+
+    @Test func observerDisposedDuringADeliveryGetsNothingMoreNotEvenTheInFlightValue() {
+        let (signal, input) = Signal<Int>.pipe()
+        var victim: Disposable?
+        var received: [Int] = []
+        signal.observe { value in if value == 2 { victim?.dispose() } }
+        victim = signal.observe { received.append($0) }
+        input.send(1)
+        input.send(2)
+        input.send(3)
+        #expect(received == [1])
+    }
+
+    @Test func observerDisposingItselfFreesItsClosureAfterTheDelivery() {
+        let (signal, input) = Signal<Int>.pipe()
+        let tracker = ReleaseTracker()
+        var subscription: Disposable?
+        do {
+            let token = Token()
+            tracker.track(token, "closure capture")
+            subscription = signal.observe { _ in
+                _ = token
+                subscription?.dispose()
+            }
+        }
+        input.send(1)
+        tracker.assertAllReleased()
+        #expect(subscription?.isDisposed == true)
+    }
+
+    @Test func aSignalWithNoInputAndNoObserversIsFreed() {
+        let tracker = ReleaseTracker()
+        do {
+            let (signal, input) = Signal<Int>.pipe()
+            tracker.track(signal, "signal")
+            tracker.track(input, "input")
+        }
+        tracker.assertAllReleased()
+    }
+
+    @Test func anUnobservedDerivedSignalLetsGoOfItsSource() {
+        let (signal, input) = Signal<Int>.pipe()
+        let tracker = ReleaseTracker()
+        do {
+            let token = Token()
+            tracker.track(token, "map closure capture")
+            let mapped = signal.map { value -> Int in _ = token; return value }
+            tracker.track(mapped, "derived signal")
+        }
+        tracker.assertAllReleased()
+        input.send(1)
+    }
+
+    @Test func aDerivedChainIsFreedWhenItsLastObserverIsDisposed() {
+        let (signal, input) = Signal<Int>.pipe()
+        let tracker = ReleaseTracker()
+        var subscription: Disposable?
+        do {
+            let token = Token()
+            tracker.track(token, "filter closure capture")
+            subscription = signal.map { $0 + 1 }.filter { _ in _ = token; return true }.scan(0, +).observe { _ in }
+        }
+        input.send(1)
+        #expect(tracker.alive == ["filter closure capture"])
+        subscription?.dispose()
+        tracker.assertAllReleased()
+    }
+
+    @Test func aBindingWhoseTargetIsGoneStopsAndFreesItsClosure() {
+        let property = MutableProperty(0)
+        let tracker = ReleaseTracker()
+        let bag = DisposeBag()
+        var updates = 0
+        do {
+            let view = Token()
+            let captured = Token()
+            tracker.track(view, "target")
+            tracker.track(captured, "closure capture")
+            property.bind(to: view) { _, _ in _ = captured; updates += 1 }.dispose(in: bag)
+        }
+        #expect(updates == 1)
+        #expect(tracker.alive == ["closure capture"])
+        property.value = 1
+        #expect(updates == 1)
+        tracker.assertAllReleased()
+        #expect(bag.liveCount == 0)
+    }
+
+    @Test func completionReleasesEveryObserverClosure() {
+        let tracker = ReleaseTracker()
+        let (signal, input) = Signal<Int>.pipe()
+        let bag = DisposeBag()
+        do {
+            let token = Token()
+            tracker.track(token, "observer capture")
+            signal.observe { _ in _ = token }.dispose(in: bag)
+        }
+        input.sendCompleted()
+        tracker.assertAllReleased()
+    }
+
+    @Test func propertyGraphsHaveNoRetainCycles() {
+        let tracker = ReleaseTracker()
+        do {
+            let source = MutableProperty(1)
+            let other = MutableProperty("a")
+            let derived = Property.combineLatest(source.map { $0 * 2 }.skipRepeats(), other).map { "\($0)\($1)" }
+            let recorder = derived.record()
+            source.value = 2
+            recorder.assertValues(["2a", "4a"])
+            tracker.track(source, "source")
+            tracker.track(other, "other")
+            tracker.track(derived, "derived")
+            tracker.track(recorder, "recorder")
+        }
+        tracker.assertAllReleased()
+    }
+
+    @Test func freeingAMutablePropertyCompletesItsObservers() {
+        var property: MutableProperty<Int>? = MutableProperty(1)
+        let recorder = property!.signal.record()
+        property?.value = 2
+        property = nil
+        recorder.assertEvents([.value(2), .completed])
+    }
+}
+
+/// Any object to watch with a `ReleaseTracker`.
+final class Token {}
