@@ -22,11 +22,10 @@ extension Property where Value: Sendable {
     /// property completes (when a `MutableProperty` is freed).
     public var values: AsyncStream<Value> {
         AsyncStream { continuation in
-            let read = node.read
             let observation = node.core.add(Observer(
                 onValue: { if case .changed(let value) = $0 { continuation.yield(value) } },
                 onCompleted: { continuation.finish() }
-            ), initial: { .changed(read()) })
+            ), initial: node.initialChange)
             continuation.onTermination = { _ in observation.dispose() }
         }
     }

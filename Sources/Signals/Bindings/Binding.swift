@@ -29,8 +29,7 @@ extension Property {
             guard let target else { return observer.dispose() }
             update(target, value)
         }
-        let read = node.read
-        return node.core.add(observer, initial: { .changed(read()) })
+        return node.core.add(observer, initial: node.initialChange)
     }
 
     /// Binds one field of a struct view model: `update` gets the field's current value,

@@ -10,6 +10,12 @@ enum Change<Value> {
     case unchanged
 }
 
+/// The last value a property delivered, shared with its core's emit hook.
+final class DeliveredValue<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
 /// The shared machinery of a property: how to read its value and where its changes go.
 final class PropertyNode<Value>: @unchecked Sendable {
     let core: SignalCore<Change<Value>>
@@ -17,9 +23,23 @@ final class PropertyNode<Value>: @unchecked Sendable {
     private let lock = SpinLock()
     private var changes: Signal<Value>?
 
+    /// The value last delivered; touched only inside the core's serialized sections.
+    private let delivered: DeliveredValue<Value>
+
     init(core: SignalCore<Change<Value>> = SignalCore(), read: @escaping () -> Value) {
         self.core = core
         self.read = read
+        let delivered = DeliveredValue(read())
+        self.delivered = delivered
+        core.willEmit = { change in
+            if case .changed(let value) = change { delivered.value = value }
+        }
+    }
+
+    /// The first event for a new observer: the value as of its place in the delivery
+    /// order, so it is followed by exactly the changes it has not seen.
+    var initialChange: () -> Change<Value> {
+        { [delivered] in .changed(delivered.value) }
     }
 
     /// The signal of later changes, made on first use.
@@ -37,7 +57,7 @@ final class PropertyNode<Value>: @unchecked Sendable {
     /// Registers an observer that gets the current value first, then every change.
     func observe(_ action: @escaping (Value) -> Void) -> Observer<Change<Value>> {
         core.add(Observer(onValue: { if case .changed(let value) = $0 { action(value) } }, onCompleted: nil),
-                 initial: { [read] in .changed(read()) })
+                 initial: initialChange)
     }
 }
 

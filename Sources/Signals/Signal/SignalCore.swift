@@ -27,6 +27,8 @@ final class SignalCore<Value>: @unchecked Sendable {
 
     /// A value handed to each new observer before anything else (`prefix(value:)`).
     var prefix: Value?
+    /// Sees every value just before it is delivered; set before the core is shared.
+    var willEmit: ((Value) -> Void)?
 
     init() {}
 
@@ -227,6 +229,7 @@ final class SignalCore<Value>: @unchecked Sendable {
     @inline(__always)
     func emit(_ value: Value) {
         guard !isFinished else { return }
+        willEmit?(value)
         for observer in snapshot where !observer.isDisposed {
             observer.onValue?(value)
         }

@@ -1,0 +1,108 @@
+import Signals
+import SignalsTesting
+import Testing
+
+@Suite struct PropertyTests {
+    @Test func observeDeliversTheCurrentValueThenEveryChange() {
+        let property = MutableProperty("a")
+        let recorder = property.record()
+        property.value = "b"
+        property.value = "b"
+        recorder.assertValues(["a", "b", "b"])
+    }
+
+    @Test func signalCarriesLaterChangesOnly() {
+        let property = MutableProperty(1)
+        let recorder = property.signal.record()
+        property.value = 2
+        recorder.assertValues([2])
+        #expect(property.signal === property.signal)
+    }
+
+    @Test func readOnlyViewFollowsAndKeepsItsSourceAlive() {
+        let tracker = ReleaseTracker()
+        var view: Property<Int>?
+        do {
+            let source = MutableProperty(1)
+            tracker.track(source, "source")
+            view = Property(source)
+            source.value = 5
+        }
+        #expect(view?.value == 5)
+        #expect(tracker.alive == ["source"])
+        view = nil
+        tracker.assertAllReleased()
+    }
+
+    @Test func constantPropertyDeliversItsValueAndCompletes() {
+        let constant = Property(value: 7)
+        let recorder = constant.record()
+        recorder.assertEvents([.value(7), .completed])
+        #expect(constant.value == 7)
+    }
+
+    @Test func mapOfAMutablePropertyIsAReadOnlyProperty() {
+        let property = MutableProperty(2)
+        let squared: Property<Int> = property.map { $0 * $0 }
+        let recorder = squared.record()
+        property.value = 3
+        recorder.assertValues([4, 9])
+        #expect(squared.value == 9)
+    }
+
+    @Test func skipRepeatsNotifiesOnlyRealChanges() {
+        let property = MutableProperty(1)
+        let recorder = property.skipRepeats().record()
+        property.value = 1
+        property.value = 2
+        property.value = 2
+        property.value = 1
+        recorder.assertValues([1, 2, 1])
+    }
+
+    @Test func skipRepeatsWithACustomEquivalence() {
+        let property = MutableProperty("a")
+        let recorder = property.skipRepeats { $0.lowercased() == $1.lowercased() }.record()
+        property.value = "A"
+        property.value = "b"
+        recorder.assertValues(["a", "b"])
+    }
+
+    @Test func combineLatestInfersTupleTypesAndReadsBothValues() {
+        let count = MutableProperty(1)
+        let name = MutableProperty("x")
+        let both = Property.combineLatest(count, name)
+        #expect(both.value == (1, "x"))
+        name.value = "y"
+        #expect(both.value == (1, "y"))
+    }
+
+    @Test func derivedPropertyValueIsFreshRightAfterASet() {
+        let source = MutableProperty(1)
+        let doubled = source.map { $0 * 2 }
+        source.value = 21
+        #expect(doubled.value == 42)
+    }
+
+    @Test func observeFromInsideAnObserverQueuesTheCurrentValueInOrder() {
+        let property = MutableProperty(0)
+        var nested: [Int] = []
+        var didObserve = false
+        property.observe { value in
+            guard value == 1, !didObserve else { return }
+            didObserve = true
+            property.observe { nested.append($0) }
+            property.value = 2
+        }
+        property.value = 1
+        #expect(nested == [1, 2])
+    }
+
+    @Test func derivedPropertyCompletesWhenItsSourceIsFreed() {
+        var source: MutableProperty<Int>? = MutableProperty(1)
+        let recorder = source!.map { $0 + 1 }.signal.record()
+        source?.value = 2
+        source = nil
+        recorder.assertEvents([.value(3), .completed])
+    }
+}
