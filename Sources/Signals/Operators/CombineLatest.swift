@@ -1,4 +1,5 @@
 /// A value from one of two sources, for operators that serialize both.
+@usableFromInline
 enum Either<Left, Right> {
     case left(Left)
     case right(Right)
@@ -13,24 +14,25 @@ extension Signal {
     /// ```swift
     /// let form = Signal.combineLatest(usernames, passwords)   // Signal<(String, String)>
     /// ```
+    @inlinable
     public static func combineLatest<Other>(
         _ first: Signal<Value>,
         _ second: Signal<Other>
     ) -> Signal<(Value, Other)> {
         first.derived { output in
-            var latestFirst: Value?
-            var latestSecond: Other?
-            var completions = 0
+            let latestFirst = StateCell<Value?>(nil)
+            let latestSecond = StateCell<Other?>(nil)
+            let completions = StateCell(0)
             let step: (Either<Value, Other>) -> Void = { event in
                 switch event {
-                case .left(let value): latestFirst = value
-                case .right(let value): latestSecond = value
+                case .left(let value): latestFirst.value = value
+                case .right(let value): latestSecond.value = value
                 case .leftCompleted, .rightCompleted:
-                    completions += 1
-                    if completions == 2 { output.emitCompleted() }
+                    completions.value += 1
+                    if completions.value == 2 { output.emitCompleted() }
                     return
                 }
-                if let a = latestFirst, let b = latestSecond { output.emit((a, b)) }
+                if let a = latestFirst.value, let b = latestSecond.value { output.emit((a, b)) }
             }
             first.forward(to: output, value: { output.serialize(.left($0), step) },
                           completed: { output.serialize(.leftCompleted, step) })

@@ -1,5 +1,6 @@
 extension Signal {
     /// Transforms every value with `transform`.
+    @inlinable
     public func map<Output>(_ transform: @escaping (Value) -> Output) -> Signal<Output> {
         derived { output in
             forward(to: output, value: { output.send(transform($0)) })
@@ -7,6 +8,7 @@ extension Signal {
     }
 
     /// Forwards only the values for which `isIncluded` returns true.
+    @inlinable
     public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value> {
         derived { output in
             forward(to: output, value: { if isIncluded($0) { output.send($0) } })
@@ -14,6 +16,7 @@ extension Signal {
     }
 
     /// Transforms every value and forwards the results that are not `nil`.
+    @inlinable
     public func compactMap<Output>(_ transform: @escaping (Value) -> Output?) -> Signal<Output> {
         derived { output in
             forward(to: output, value: { if let mapped = transform($0) { output.send(mapped) } })

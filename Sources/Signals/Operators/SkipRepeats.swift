@@ -1,11 +1,12 @@
 extension Signal {
     /// Drops a value when `isEquivalent(previous, value)` says it repeats the one before.
+    @inlinable
     public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Signal<Value> {
         derived { output in
-            var previous: Value?
+            let previous = StateCell<Value?>(nil)
             forward(to: output, value: { value in
-                if let last = previous, isEquivalent(last, value) { return }
-                previous = value
+                if let last = previous.value, isEquivalent(last, value) { return }
+                previous.value = value
                 output.send(value)
             })
         }
@@ -14,6 +15,7 @@ extension Signal {
 
 extension Signal where Value: Equatable {
     /// Drops a value equal to the one before it.
+    @inlinable
     public func skipRepeats() -> Signal<Value> {
         skipRepeats(==)
     }

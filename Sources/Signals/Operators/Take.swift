@@ -6,12 +6,12 @@ extension Signal {
                 output.sendCompleted()
                 return
             }
-            var remaining = count
+            let remaining = StateCell(count)
             forward(to: output, value: { value in
-                guard remaining > 0 else { return }
-                remaining -= 1
+                guard remaining.value > 0 else { return }
+                remaining.value -= 1
                 output.send(value)
-                if remaining == 0 { output.sendCompleted() }
+                if remaining.value == 0 { output.sendCompleted() }
             })
         }
     }
@@ -19,10 +19,10 @@ extension Signal {
     /// Drops the first `count` values and forwards the rest.
     public func skip(first count: Int) -> Signal<Value> {
         derived { output in
-            var skipped = 0
+            let skipped = StateCell(0)
             forward(to: output, value: { value in
-                if skipped < count {
-                    skipped += 1
+                if skipped.value < count {
+                    skipped.value += 1
                     return
                 }
                 output.send(value)

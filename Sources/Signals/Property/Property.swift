@@ -4,6 +4,7 @@
 /// `invalidate`, then `changed` or `unchanged`. A property with several inputs waits
 /// until every invalidated input has settled and then emits once, so derived state
 /// never shows an intermediate combination (no glitches).
+@usableFromInline
 enum Change<Value> {
     case invalidate
     case changed(Value)
@@ -11,20 +12,22 @@ enum Change<Value> {
 }
 
 /// The last value a property delivered, shared with its core's emit hook.
+@usableFromInline
 final class DeliveredValue<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+    @usableFromInline @exclusivity(unchecked) var value: Value
+    @usableFromInline init(_ value: Value) { self.value = value }
 }
 
 /// The shared machinery of a property: how to read its value and where its changes go.
+@usableFromInline
 final class PropertyNode<Value>: @unchecked Sendable {
-    let core: SignalCore<Change<Value>>
-    let read: () -> Value
+    @usableFromInline let core: SignalCore<Change<Value>>
+    @usableFromInline let read: () -> Value
     private let lock = SpinLock()
     private var changes: Signal<Value>?
 
     /// The value last delivered; touched only inside the core's serialized sections.
-    private let delivered: DeliveredValue<Value>
+    @usableFromInline let delivered: DeliveredValue<Value>
 
     init(core: SignalCore<Change<Value>> = SignalCore(), read: @escaping () -> Value) {
         self.core = core
@@ -38,6 +41,7 @@ final class PropertyNode<Value>: @unchecked Sendable {
 
     /// The first event for a new observer: the value as of its place in the delivery
     /// order, so it is followed by exactly the changes it has not seen.
+    @inlinable
     var initialChange: () -> Change<Value> {
         { [delivered] in .changed(delivered.value) }
     }
@@ -55,6 +59,7 @@ final class PropertyNode<Value>: @unchecked Sendable {
     }
 
     /// Registers an observer that gets the current value first, then every change.
+    @inlinable
     func observe(_ action: @escaping (Value) -> Void) -> Observer<Change<Value>> {
         core.add(Observer(onValue: { if case .changed(let value) = $0 { action(value) } }, onCompleted: nil),
                  initial: initialChange)
@@ -75,7 +80,7 @@ final class PropertyNode<Value>: @unchecked Sendable {
 /// count.value = 2               // prints "2 homes"
 /// ```
 public class Property<Value>: @unchecked Sendable {
-    let node: PropertyNode<Value>
+    @usableFromInline let node: PropertyNode<Value>
     private let sources: [AnyObject]
 
     init(node: PropertyNode<Value>, sources: [AnyObject]) {
@@ -100,6 +105,7 @@ public class Property<Value>: @unchecked Sendable {
     }
 
     /// The current value.
+    @inlinable
     public var value: Value {
         node.read()
     }
@@ -114,7 +120,7 @@ public class Property<Value>: @unchecked Sendable {
     /// If the property is delivering a change at this moment (on another thread, or
     /// because this is called from one of its observers), the current value is queued
     /// behind that delivery, so `action` always sees values in order.
-    @discardableResult
+    @inlinable @discardableResult
     public func observe(_ action: @escaping (Value) -> Void) -> Disposable {
         node.observe(action)
     }
@@ -125,12 +131,13 @@ public class Property<Value>: @unchecked Sendable {
 /// Setting is thread-safe; observers of one property never run concurrently.
 /// Freeing the property completes its `signal` and releases its observers.
 public final class MutableProperty<Value>: Property<Value>, @unchecked Sendable {
-    private final class Storage: @unchecked Sendable {
-        var value: Value
-        init(_ value: Value) { self.value = value }
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var value: Value
+        @usableFromInline init(_ value: Value) { self.value = value }
     }
 
-    private let storage: Storage
+    @usableFromInline let storage: Storage
 
     /// Creates a property holding `initialValue`.
     public init(_ initialValue: Value) {
@@ -145,6 +152,7 @@ public final class MutableProperty<Value>: Property<Value>, @unchecked Sendable 
     }
 
     /// The current value; setting it notifies every observer.
+    @inlinable
     public override var value: Value {
         get { node.read() }
         set {

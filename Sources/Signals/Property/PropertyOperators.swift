@@ -22,16 +22,16 @@ extension Property {
         let source = node
         let derived = PropertyNode<Value>(read: source.read)
         let output = derived.core
-        var last = source.read()
+        let last = StateCell(source.read())
         source.core.forward(to: output, value: { change in
             switch change {
             case .invalidate:
                 output.send(.invalidate)
             case .changed(let value):
-                if isEquivalent(last, value) {
+                if isEquivalent(last.value, value) {
                     output.send(.unchanged)
                 } else {
-                    last = value
+                    last.value = value
                     output.send(.changed(value))
                 }
             case .unchanged:
@@ -53,38 +53,9 @@ extension Property {
         let right = second.node
         let derived = PropertyNode<(Value, Other)>(read: { (left.read(), right.read()) })
         let output = derived.core
-        var latest = (left.read(), right.read())
-        var unsettled = 0
-        var isChanged = false
-        var completions = 0
+        let state = StateCell(CombineState(latest: (left.read(), right.read())))
         let step: (Either<Change<Value>, Change<Other>>) -> Void = { event in
-            let settled: Bool
-            switch event {
-            case .left(.invalidate), .right(.invalidate):
-                unsettled += 1
-                if unsettled == 1 { output.emit(.invalidate) }
-                return
-            case .left(.changed(let value)):
-                latest.0 = value
-                isChanged = true
-                settled = true
-            case .right(.changed(let value)):
-                latest.1 = value
-                isChanged = true
-                settled = true
-            case .left(.unchanged), .right(.unchanged):
-                settled = true
-            case .leftCompleted, .rightCompleted:
-                completions += 1
-                if completions == 2 { output.emitCompleted() }
-                return
-            }
-            guard settled, unsettled > 0 else { return }
-            unsettled -= 1
-            if unsettled == 0 {
-                output.emit(isChanged ? .changed(latest) : .unchanged)
-                isChanged = false
-            }
+            state.value.step(event, output: output)
         }
         left.core.forward(to: output, value: { output.serialize(.left($0), step) },
                           completed: { output.serialize(.leftCompleted, step) })
@@ -98,5 +69,45 @@ extension Property where Value: Equatable {
     /// A property with the same value that notifies only when the value actually changes.
     public func skipRepeats() -> Property<Value> {
         skipRepeats(==)
+    }
+}
+
+/// The bookkeeping of `Property.combineLatest`: how many inputs are invalidated and not
+/// settled yet, and whether any of them changed.
+struct CombineState<First, Second> {
+    var latest: (First, Second)
+    var unsettled = 0
+    var isChanged = false
+    var completions = 0
+
+    mutating func step(
+        _ event: Either<Change<First>, Change<Second>>,
+        output: SignalCore<Change<(First, Second)>>
+    ) {
+        switch event {
+        case .left(.invalidate), .right(.invalidate):
+            unsettled += 1
+            if unsettled == 1 { output.emit(.invalidate) }
+            return
+        case .left(.changed(let value)):
+            latest.0 = value
+            isChanged = true
+        case .right(.changed(let value)):
+            latest.1 = value
+            isChanged = true
+        case .left(.unchanged), .right(.unchanged):
+            break
+        case .leftCompleted, .rightCompleted:
+            completions += 1
+            if completions == 2 { output.emitCompleted() }
+            return
+        }
+        guard unsettled > 0 else { return }
+        unsettled -= 1
+        if unsettled == 0 {
+            let change: Change<(First, Second)> = isChanged ? .changed(latest) : .unchanged
+            isChanged = false
+            output.emit(change)
+        }
     }
 }

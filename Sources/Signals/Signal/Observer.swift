@@ -4,28 +4,32 @@ import Synchronization
 ///
 /// Its closures are cleared when it is disposed or its signal completes, outside any
 /// delivery, so whatever they capture is freed at once.
+@usableFromInline
 final class Observer<Value>: Disposable, @unchecked Sendable {
     /// Called for each value; read only by the thread delivering the signal.
-    var onValue: ((Value) -> Void)?
+    @usableFromInline @exclusivity(unchecked) var onValue: ((Value) -> Void)?
     /// Called once on completion; read only by the thread delivering the signal.
-    var onCompleted: (() -> Void)?
+    @usableFromInline @exclusivity(unchecked) var onCompleted: (() -> Void)?
     /// The core this observer is registered on; touched only by whoever claims disposal.
-    var core: SignalCore<Value>?
-    private let disposed = Atomic<Bool>(false)
+    @usableFromInline @exclusivity(unchecked) var core: SignalCore<Value>?
+    @usableFromInline let disposed = Atomic<Bool>(false)
 
+    @inlinable
     init(onValue: ((Value) -> Void)?, onCompleted: (() -> Void)?) {
         self.onValue = onValue
         self.onCompleted = onCompleted
     }
 
+    @inlinable
     var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     /// Marks the observer disposed; true for the one caller that did so first.
-    @inline(__always)
+    @inlinable
     func claimDisposal() -> Bool {
         !disposed.exchange(true, ordering: .acquiringAndReleasing)
     }
 
+    @inlinable
     func dispose() {
         guard claimDisposal() else { return }
         let core = self.core
@@ -38,6 +42,7 @@ final class Observer<Value>: Disposable, @unchecked Sendable {
     }
 
     /// Frees the closures. Only called when no thread can be calling them.
+    @inlinable
     func clear() {
         onValue = nil
         onCompleted = nil

@@ -12,8 +12,9 @@
 /// subscription.dispose()
 /// ```
 public final class Signal<Value>: @unchecked Sendable {
-    let core: SignalCore<Value>
+    @usableFromInline let core: SignalCore<Value>
 
+    @inlinable
     init(core: SignalCore<Value>) {
         self.core = core
         core.retainOwner()
@@ -26,19 +27,20 @@ public final class Signal<Value>: @unchecked Sendable {
     /// Creates a signal and the input that sends on it.
     ///
     /// The signal completes when `input.sendCompleted()` is called or the input is freed.
+    @inlinable
     public static func pipe() -> (output: Signal<Value>, input: Input) {
         let core = SignalCore<Value>()
         return (Signal(core: core), Input(core: core))
     }
 
     /// Calls `action` with every value sent from now on.
-    @discardableResult
+    @inlinable @discardableResult
     public func observe(_ action: @escaping (Value) -> Void) -> Disposable {
         core.add(Observer(onValue: action, onCompleted: nil))
     }
 
     /// Calls `action` once when the signal completes (at once if it already has).
-    @discardableResult
+    @inlinable @discardableResult
     public func observeCompleted(_ action: @escaping () -> Void) -> Disposable {
         core.add(Observer(onValue: nil, onCompleted: action))
     }
@@ -47,8 +49,9 @@ public final class Signal<Value>: @unchecked Sendable {
     ///
     /// Freeing the input completes its signal, so observers are released with it.
     public final class Input: @unchecked Sendable {
-        let core: SignalCore<Value>
+        @usableFromInline let core: SignalCore<Value>
 
+        @usableFromInline
         init(core: SignalCore<Value>) {
             self.core = core
         }
@@ -60,6 +63,7 @@ public final class Signal<Value>: @unchecked Sendable {
         /// Delivers `value` to every observer; dropped after completion.
         ///
         /// Sending from inside an observer queues the value behind the current delivery.
+        @inlinable
         public func send(_ value: Value) {
             core.send(value)
         }
@@ -80,6 +84,7 @@ extension Signal.Input where Value == Void {
 
 extension Signal {
     /// Makes a signal driven by `setup`, which subscribes the new core to its sources.
+    @inlinable
     func derived<Output>(_ setup: (SignalCore<Output>) -> Void) -> Signal<Output> {
         let output = SignalCore<Output>()
         let signal = Signal<Output>(core: output)
@@ -88,6 +93,7 @@ extension Signal {
     }
 
     /// Subscribes `output` to this signal with the given handlers, for operators.
+    @inlinable
     func forward<Output>(
         to output: SignalCore<Output>,
         value: @escaping (Value) -> Void,

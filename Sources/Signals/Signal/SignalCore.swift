@@ -4,39 +4,50 @@
 /// progress (another thread's, or its own when sending from inside an observer) queues
 /// its work, and the delivering thread runs it next, in FIFO order. Nothing blocks on a
 /// delivery and no lock is held while user code runs.
+@usableFromInline
 final class SignalCore<Value>: @unchecked Sendable {
-    private struct Pending {
-        let work: () -> Void
-        let observers: ContiguousArray<Observer<Value>>
+    @usableFromInline
+    struct Pending {
+        @usableFromInline let work: () -> Void
+        @usableFromInline let observers: ContiguousArray<Observer<Value>>
+
+        @inlinable
+        init(work: @escaping () -> Void, observers: ContiguousArray<Observer<Value>>) {
+            self.work = work
+            self.observers = observers
+        }
     }
 
-    private let lock = SpinLock()
+    @usableFromInline let lock = SpinLock()
     // Guarded by `lock`.
-    private var observers: ContiguousArray<Observer<Value>> = []
-    private var pending: ContiguousArray<Pending> = []
-    private var pendingHead = 0
-    private var retired: ContiguousArray<Observer<Value>> = []
-    private var isDelivering = false
-    private var isTerminating = false
-    private var ownerCount = 0
-    private var isDetached = false
-    private var upstreams: ContiguousArray<Disposable> = []
+    @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<Observer<Value>> = []
+    @usableFromInline @exclusivity(unchecked) var pending: ContiguousArray<Pending> = []
+    @usableFromInline @exclusivity(unchecked) var pendingHead = 0
+    @usableFromInline @exclusivity(unchecked) var retired: ContiguousArray<Observer<Value>> = []
+    @usableFromInline @exclusivity(unchecked) var isDelivering = false
+    @usableFromInline @exclusivity(unchecked) var isTerminating = false
+    @usableFromInline @exclusivity(unchecked) var ownerCount = 0
+    @usableFromInline @exclusivity(unchecked) var isDetached = false
+    @usableFromInline @exclusivity(unchecked) var upstreams: ContiguousArray<Disposable> = []
     // Touched only by the delivering thread.
-    private var snapshot: ContiguousArray<Observer<Value>> = []
-    private var isFinished = false
+    @usableFromInline @exclusivity(unchecked) var snapshot: ContiguousArray<Observer<Value>> = []
+    /// Bumped whenever `observers` changes, so an unchanged list is not copied per delivery.
+    @usableFromInline @exclusivity(unchecked) var observersVersion = 0
+    @usableFromInline @exclusivity(unchecked) var snapshotVersion = -1
+    @usableFromInline @exclusivity(unchecked) var isFinished = false
 
     /// A value handed to each new observer before anything else (`prefix(value:)`).
-    var prefix: Value?
+    @usableFromInline @exclusivity(unchecked) var prefix: Value?
     /// Sees every value just before it is delivered; set before the core is shared.
-    var willEmit: ((Value) -> Void)?
+    @usableFromInline @exclusivity(unchecked) var willEmit: ((Value) -> Void)?
 
-    init() {}
+    @usableFromInline init() {}
 
     // MARK: - Registration
 
     /// Registers `observer`. `initial` runs for this observer alone, in delivery order,
     /// before any value sent after this call.
-    @discardableResult
+    @inlinable @discardableResult
     func add(_ observer: Observer<Value>, initial: (() -> Value)? = nil) -> Observer<Value> {
         let initial = initial ?? prefix.map { value in { value } }
         lock.lock()
@@ -50,6 +61,7 @@ final class SignalCore<Value>: @unchecked Sendable {
             return observer
         }
         observers.append(observer)
+        observersVersion &+= 1
         observer.core = self
         guard let initial else {
             lock.unlock()
@@ -70,10 +82,12 @@ final class SignalCore<Value>: @unchecked Sendable {
     }
 
     /// Removes a disposed observer; its closures are freed now or when the delivery ends.
+    @inlinable
     func remove(_ observer: Observer<Value>) {
         lock.lock()
         if let index = observers.firstIndex(where: { $0 === observer }) {
             observers.remove(at: index)
+            observersVersion &+= 1
         }
         let delivering = isDelivering
         if delivering { retired.append(observer) }
@@ -84,6 +98,7 @@ final class SignalCore<Value>: @unchecked Sendable {
     }
 
     /// Keeps `disposable` (a subscription to a source) until this core detaches.
+    @inlinable
     func addUpstream(_ disposable: Disposable) {
         lock.lock()
         let detached = isDetached
@@ -93,11 +108,13 @@ final class SignalCore<Value>: @unchecked Sendable {
     }
 
     /// A public wrapper (a `Signal` or `Property`) now refers to this core.
+    @inlinable
     func retainOwner() {
         lock.withLock { ownerCount += 1 }
     }
 
     /// A public wrapper went away; with no observers left the core stops listening upstream.
+    @inlinable
     func releaseOwner() {
         lock.lock()
         ownerCount -= 1
@@ -106,7 +123,8 @@ final class SignalCore<Value>: @unchecked Sendable {
         detach?.forEach { $0.dispose() }
     }
 
-    private func takeUpstreamsIfUnused() -> ContiguousArray<Disposable>? {
+    @usableFromInline
+    func takeUpstreamsIfUnused() -> ContiguousArray<Disposable>? {
         guard ownerCount <= 0, observers.isEmpty, !isDetached else { return nil }
         isDetached = true
         defer { upstreams = [] }
@@ -114,6 +132,7 @@ final class SignalCore<Value>: @unchecked Sendable {
     }
 
     /// Subscribes `output` to this core: `output` stops listening when it detaches or completes.
+    @inlinable
     func forward<Output>(
         to output: SignalCore<Output>,
         value: @escaping (Value) -> Void,
@@ -124,7 +143,7 @@ final class SignalCore<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` holding the lock that `send(_:)` holds while it stores state.
-    @inline(__always)
+    @inlinable
     func withLock<Result>(_ body: () -> Result) -> Result {
         lock.withLock(body)
     }
@@ -132,7 +151,7 @@ final class SignalCore<Value>: @unchecked Sendable {
     // MARK: - Sending
 
     /// Sends `value` to every current observer.
-    @inline(__always)
+    @inlinable
     func send(_ value: Value) {
         lock.lock()
         if isTerminating {
@@ -145,20 +164,21 @@ final class SignalCore<Value>: @unchecked Sendable {
             return
         }
         isDelivering = true
-        snapshot = observers
+        takeSnapshot()
         lock.unlock()
         emit(value)
         leave()
     }
 
     /// Queues `value` behind the delivery in progress. Called with the lock held.
-    @inline(never)
-    private func enqueue(_ value: Value) {
+    @usableFromInline @inline(never)
+    func enqueue(_ value: Value) {
         pending.append(Pending(work: { [self] in emit(value) }, observers: observers))
     }
 
     /// Sends the two events `make` returns, computed while holding the lock so that state
     /// stored by `make` and the order of deliveries agree.
+    @inlinable
     func send(_ make: () -> (Value, Value)) {
         lock.lock()
         if isTerminating {
@@ -175,7 +195,7 @@ final class SignalCore<Value>: @unchecked Sendable {
             return
         }
         isDelivering = true
-        snapshot = observers
+        takeSnapshot()
         lock.unlock()
         emit(first)
         emit(second)
@@ -183,6 +203,7 @@ final class SignalCore<Value>: @unchecked Sendable {
     }
 
     /// Completes: observers get `onCompleted` once, then are released; later sends are dropped.
+    @inlinable
     func sendCompleted() {
         lock.lock()
         if isTerminating {
@@ -196,7 +217,7 @@ final class SignalCore<Value>: @unchecked Sendable {
             return
         }
         isDelivering = true
-        snapshot = observers
+        takeSnapshot()
         lock.unlock()
         emitCompleted()
         leave()
@@ -204,7 +225,7 @@ final class SignalCore<Value>: @unchecked Sendable {
 
     /// Runs `body(input)` serialized with every delivery of this core, so operator state
     /// touched by `body` needs no lock of its own; `body` delivers with `emit`.
-    @inline(__always)
+    @inlinable
     func serialize<Input>(_ input: Input, _ body: @escaping (Input) -> Void) {
         lock.lock()
         if isTerminating {
@@ -217,7 +238,7 @@ final class SignalCore<Value>: @unchecked Sendable {
             return
         }
         isDelivering = true
-        snapshot = observers
+        takeSnapshot()
         lock.unlock()
         body(input)
         leave()
@@ -225,8 +246,20 @@ final class SignalCore<Value>: @unchecked Sendable {
 
     // MARK: - Delivering (only inside a serialized section)
 
+    /// Points `snapshot` at the current observers. Called with the lock held.
+    ///
+    /// The previous snapshot can only hold observers that are still registered or whose
+    /// closures were already cleared, so releasing it here runs no user code.
+    @inlinable
+    func takeSnapshot() {
+        if snapshotVersion != observersVersion {
+            snapshot = observers
+            snapshotVersion = observersVersion
+        }
+    }
+
     /// Delivers `value` to the observers registered when the current work was sent.
-    @inline(__always)
+    @inlinable
     func emit(_ value: Value) {
         guard !isFinished else { return }
         willEmit?(value)
@@ -236,6 +269,7 @@ final class SignalCore<Value>: @unchecked Sendable {
     }
 
     /// Delivers completion, then releases every observer and the upstream subscriptions.
+    @inlinable
     func emitCompleted() {
         guard !isFinished else { return }
         isFinished = true
@@ -246,6 +280,7 @@ final class SignalCore<Value>: @unchecked Sendable {
         isTerminating = true
         let finished = observers
         observers = []
+        observersVersion &+= 1
         isDetached = true
         let sources = upstreams
         upstreams = []
@@ -257,23 +292,28 @@ final class SignalCore<Value>: @unchecked Sendable {
         sources.forEach { $0.dispose() }
     }
 
-    private func leave() {
+    @inlinable
+    func leave() {
         while true {
             lock.lock()
             if pendingHead < pending.count {
                 let next = pending[pendingHead]
                 pendingHead += 1
                 snapshot = next.observers
+                snapshotVersion = -1
                 lock.unlock()
                 next.work()
                 continue
             }
             isDelivering = false
-            let done = (pending, retired, snapshot)
-            if !pending.isEmpty { pending = [] }
+            if pendingHead == 0 && retired.isEmpty {
+                lock.unlock()
+                return
+            }
+            let done = (pending, retired)
+            pending = []
             pendingHead = 0
-            if !retired.isEmpty { retired = [] }
-            snapshot = []
+            retired = []
             lock.unlock()
             for observer in done.1 { observer.clear() }
             withExtendedLifetime(done) {}

@@ -9,32 +9,33 @@ import Darwin
 ///
 /// Sections guarded by it only move a few references around; no user code ever runs
 /// while it is held, so waiters spin briefly and then yield the processor.
+@usableFromInline
 struct SpinLock: ~Copyable {
-    private let state = Atomic<Bool>(false)
+    @usableFromInline let state = Atomic<Bool>(false)
 
-    init() {}
+    @inlinable init() {}
 
-    @inline(__always)
+    @inlinable
     func lock() {
         if !state.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             lockSlowly()
         }
     }
 
-    @inline(__always)
+    @inlinable
     func unlock() {
         state.store(false, ordering: .releasing)
     }
 
-    @inline(__always)
+    @inlinable
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body()
     }
 
-    @inline(never)
-    private func lockSlowly() {
+    @usableFromInline @inline(never)
+    func lockSlowly() {
         var spins = 0
         while true {
             if !state.load(ordering: .relaxed),
