@@ -1,0 +1,56 @@
+import Signals
+import SignalsTesting
+import Testing
+
+// The README's example, verbatim apart from `print` becoming `#expect`.
+
+private struct LoginViewModel: Equatable {
+    var title = "Sign in"
+    var canSubmit = false
+}
+
+private final class LoginView {
+    var title = ""
+    var isButtonEnabled = false
+}
+
+@Suite struct ReadmeExampleTests {
+    @Test func signalsInOneExample() {
+        let username = MutableProperty("")
+        let password = MutableProperty("")
+
+        let viewModel: Property<LoginViewModel> = Property.combineLatest(username, password)
+            .map { name, secret in
+                LoginViewModel(title: name.isEmpty ? "Sign in" : "Sign in as \(name)",
+                               canSubmit: !name.isEmpty && secret.count >= 8)
+            }
+
+        let view = LoginView()
+        let bag = DisposeBag()
+        viewModel.bind(\.title, to: view) { view, title in view.title = title }.dispose(in: bag)
+        viewModel.bind(\.canSubmit, to: view) { view, enabled in view.isButtonEnabled = enabled }
+            .dispose(in: bag)
+
+        username.value = "mei"
+        password.value = "correct horse"
+        #expect(view.title == "Sign in as mei")
+        #expect(view.isButtonEnabled)
+
+        let (taps, tap) = Signal<Int>.pipe()
+        let total = MutableProperty(0)
+        total <~ taps.filter { $0 > 0 }.scan(0, +)
+        tap.send(2)
+        tap.send(-1)
+        tap.send(3)
+        #expect(total.value == 5)
+    }
+
+    @Test func debouncedSearch() {
+        let scheduler = TestScheduler()
+        let (queries, query) = Signal<String>.pipe()
+        let searches = queries.debounce(.seconds(2), on: scheduler).record(on: scheduler)
+        scheduler.drive(query, with: "ab---c|")
+        scheduler.run()
+        searches.assertMarbles("---b--(c|)")
+    }
+}
