@@ -58,6 +58,30 @@ import Testing
         #expect(recorder.isCompleted)
     }
 
+    @Test func sampledSignalWithPrefixProvidesLatestAtOnce() {
+        let (source, send) = Signal<Int>.pipe()
+        let (sampled, sample) = Signal<String>.pipe()
+        // `withLatest` starts observing the sampled signal when it is created, so it gets
+        // the prefix value then.
+        let recorder = source.withLatest(from: sampled.prefix(value: "initial")).record()
+        send.send(1)
+        sample.send("next")
+        send.send(2)
+        recorder.assertValues([(1, "initial"), (2, "next")], by: ==)
+    }
+
+    @Test func eachSourceValueIsPairedOnceForEveryObserver() {
+        let (source, send) = Signal<Int>.pipe()
+        let (sampled, sample) = Signal<String>.pipe()
+        let paired = source.withLatest(from: sampled)
+        let first = paired.record()
+        let second = paired.record()
+        sample.send("s")
+        send.send(1)
+        first.assertValues([(1, "s")], by: ==)
+        second.assertValues([(1, "s")], by: ==)
+    }
+
     // MARK: from a Property
 
     @Test func pairsWithCurrentValueOfProperty() {

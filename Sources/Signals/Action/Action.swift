@@ -60,8 +60,10 @@ public final class Action<Input, Output>: @unchecked Sendable {
             case .success(let output): valuesInput.send(output)
             case .failure(let error): errorsInput.send(error)
             }
-            lock.withLock { isRunning = false }
+            // `isExecuting` turns false before a new run may start, so a new run's `true`
+            // always lands after it.
             executing.value = false
+            lock.withLock { isRunning = false }
         }
         work(input, finish.run)
         return true

@@ -13,6 +13,8 @@
 public final class DisposeBag: @unchecked Sendable {
     private let lock = SpinLock()
     private var disposables: [Disposable] = []
+    /// Disposed entries are dropped when the bag grows past this, so it stays small.
+    private var pruneThreshold = 16
 
     /// Creates an empty bag.
     public init() {}
@@ -24,7 +26,10 @@ public final class DisposeBag: @unchecked Sendable {
     /// Adds `disposable` to the bag; it is disposed with the bag.
     public func insert(_ disposable: Disposable) {
         lock.withLock {
-            disposables.removeAll { $0.isDisposed }
+            if disposables.count >= pruneThreshold {
+                disposables.removeAll { $0.isDisposed }
+                pruneThreshold = max(16, disposables.count * 2)
+            }
             disposables.append(disposable)
         }
     }

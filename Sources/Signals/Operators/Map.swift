@@ -3,7 +3,8 @@ extension Signal {
     @inlinable
     public func map<Output>(_ transform: @escaping (Value) -> Output) -> Signal<Output> {
         derived { output in
-            forward(to: output, value: { output.send(transform($0)) })
+            forward(to: output, value: { output.send(transform($0)) },
+                    carryingPrefix: { output.prefix = transform($0) })
         }
     }
 
@@ -11,7 +12,8 @@ extension Signal {
     @inlinable
     public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value> {
         derived { output in
-            forward(to: output, value: { if isIncluded($0) { output.send($0) } })
+            forward(to: output, value: { if isIncluded($0) { output.send($0) } },
+                    carryingPrefix: { if isIncluded($0) { output.prefix = $0 } })
         }
     }
 
@@ -19,7 +21,8 @@ extension Signal {
     @inlinable
     public func compactMap<Output>(_ transform: @escaping (Value) -> Output?) -> Signal<Output> {
         derived { output in
-            forward(to: output, value: { if let mapped = transform($0) { output.send(mapped) } })
+            forward(to: output, value: { if let mapped = transform($0) { output.send(mapped) } },
+                    carryingPrefix: { output.prefix = transform($0) })
         }
     }
 }

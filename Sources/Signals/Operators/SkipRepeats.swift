@@ -8,6 +8,9 @@ extension Signal {
                 if let last = previous.value, isEquivalent(last, value) { return }
                 previous.value = value
                 output.send(value)
+            }, carryingPrefix: { value in
+                output.prefix = value
+                previous.value = value
             })
         }
     }

@@ -1,5 +1,8 @@
 extension Signal {
     /// Delivers every value and the completion on `scheduler`, in order.
+    ///
+    /// Deliveries already scheduled still run after the last observer leaves; they reach
+    /// no one.
     public func observe(on scheduler: Scheduler) -> Signal<Value> {
         derived { output in
             forward(to: output, value: { value in scheduler.schedule { output.send(value) } },
@@ -8,14 +11,15 @@ extension Signal {
     }
 
     /// Delivers every value and the completion `interval` later, on `scheduler`.
+    ///
+    /// Deliveries already scheduled still run after the last observer leaves; they reach
+    /// no one.
     public func delay(_ interval: Duration, on scheduler: Scheduler) -> Signal<Value> {
         derived { output in
-            let timers = CompositeDisposable()
-            output.addUpstream(timers)
             forward(to: output, value: { value in
-                timers.add(scheduler.schedule(after: interval) { output.send(value) })
+                scheduler.schedule(after: interval) { output.send(value) }
             }, completed: {
-                timers.add(scheduler.schedule(after: interval) { output.sendCompleted() })
+                scheduler.schedule(after: interval) { output.sendCompleted() }
             })
         }
     }

@@ -36,10 +36,20 @@ public final class QueueScheduler: Scheduler {
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> Disposable {
         let task = ScheduledAction(action)
-        let (seconds, attoseconds) = delay.components
-        let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { task.run() }
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(in: delay))) { task.run() }
         return task
+    }
+}
+
+extension QueueScheduler {
+    /// `delay` in whole nanoseconds, clamped to `0...Int.max` (about 292 years).
+    static func nanoseconds(in delay: Duration) -> Int {
+        let (seconds, attoseconds) = delay.components
+        guard seconds >= 0 else { return 0 }
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return Int.max }
+        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflowAgain ? Int.max : Int(total)
     }
 }
 

@@ -97,8 +97,9 @@ extension Signal {
     func forward<Output>(
         to output: SignalCore<Output>,
         value: @escaping (Value) -> Void,
-        completed: (() -> Void)? = nil
+        completed: (() -> Void)? = nil,
+        carryingPrefix: ((Value) -> Void)? = nil
     ) {
-        core.forward(to: output, value: value, completed: completed)
+        core.forward(to: output, value: value, completed: completed, carryingPrefix: carryingPrefix)
     }
 }

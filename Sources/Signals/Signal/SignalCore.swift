@@ -45,11 +45,15 @@ final class SignalCore<Value>: @unchecked Sendable {
 
     // MARK: - Registration
 
-    /// Registers `observer`. `initial` runs for this observer alone, in delivery order,
-    /// before any value sent after this call.
+    /// Registers `observer`. `initial` (or else the prefix, unless `skippingPrefix`) runs
+    /// for this observer alone, in delivery order, before any value sent after this call.
     @inlinable @discardableResult
-    func add(_ observer: Observer<Value>, initial: (() -> Value)? = nil) -> Observer<Value> {
-        let initial = initial ?? prefix.map { value in { value } }
+    func add(
+        _ observer: Observer<Value>,
+        initial: (() -> Value)? = nil,
+        skippingPrefix: Bool = false
+    ) -> Observer<Value> {
+        let initial = initial ?? (skippingPrefix ? nil : prefix.map { value in { value } })
         lock.lock()
         if isTerminating {
             lock.unlock()
@@ -133,13 +137,19 @@ final class SignalCore<Value>: @unchecked Sendable {
 
     /// Subscribes `output` to this core: `output` stops listening when it detaches or completes.
     @inlinable
+    ///
+    /// A prefix of this core reaches `value` at once, as the first value, unless
+    /// `carryingPrefix` is given: then `carryingPrefix(prefix)` may set `output`'s own
+    /// prefix instead, so every observer of `output` gets it (mapping operators do this).
     func forward<Output>(
         to output: SignalCore<Output>,
         value: @escaping (Value) -> Void,
-        completed: (() -> Void)? = nil
+        completed: (() -> Void)? = nil,
+        carryingPrefix: ((Value) -> Void)? = nil
     ) {
+        if let carryingPrefix, let prefix { carryingPrefix(prefix) }
         let observer = Observer<Value>(onValue: value, onCompleted: completed ?? { output.sendCompleted() })
-        output.addUpstream(add(observer))
+        output.addUpstream(add(observer, skippingPrefix: carryingPrefix != nil))
     }
 
     /// Runs `body` holding the lock that `send(_:)` holds while it stores state.
