@@ -303,6 +303,21 @@ import Testing
         tracker.assertAllReleased()
     }
 
+    @Test func completionFreesOperatorClosuresWhileTheSourceLivesOn() {
+        let (signal, input) = Signal<Int>.pipe()
+        let tracker = ReleaseTracker()
+        do {
+            let token = Token()
+            tracker.track(token, "map closure capture")
+            signal.map { value -> Int in _ = token; return value }.filter { $0 > 0 }.observe { _ in }
+        }
+        input.send(1)
+        #expect(tracker.alive == ["map closure capture"])
+        input.sendCompleted()
+        tracker.assertAllReleased()
+        withExtendedLifetime((signal, input)) {}
+    }
+
     @Test func propertyGraphsHaveNoRetainCycles() {
         let tracker = ReleaseTracker()
         do {

@@ -8,7 +8,7 @@ extension Signal where Value: Sendable {
     /// ```
     public var values: AsyncStream<Value> {
         AsyncStream { continuation in
-            let observation = core.add(Observer(
+            let observation = core.add(ClosureObserver(
                 onValue: { continuation.yield($0) },
                 onCompleted: { continuation.finish() }
             ))
@@ -22,7 +22,7 @@ extension Property where Value: Sendable {
     /// property completes (when a `MutableProperty` is freed).
     public var values: AsyncStream<Value> {
         AsyncStream { continuation in
-            let observation = node.core.add(Observer(
+            let observation = node.core.add(ClosureObserver(
                 onValue: { if case .changed(let value) = $0 { continuation.yield(value) } },
                 onCompleted: { continuation.finish() }
             ), initial: node.initialChange)

@@ -23,7 +23,7 @@ extension Property {
         to target: Target,
         _ update: @escaping (Target, Value) -> Void
     ) -> Disposable {
-        let observer = Observer<Change<Value>>(onValue: nil, onCompleted: nil)
+        let observer = ClosureObserver<Change<Value>>(onValue: nil, onCompleted: nil)
         observer.onValue = { [weak target, unowned observer] change in
             guard case .changed(let value) = change else { return }
             guard let target else { return observer.dispose() }
@@ -56,7 +56,7 @@ extension Signal {
         to target: Target,
         _ update: @escaping (Target, Value) -> Void
     ) -> Disposable {
-        let observer = Observer<Value>(onValue: nil, onCompleted: nil)
+        let observer = ClosureObserver<Value>(onValue: nil, onCompleted: nil)
         observer.onValue = { [weak target, unowned observer] value in
             guard let target else { return observer.dispose() }
             update(target, value)

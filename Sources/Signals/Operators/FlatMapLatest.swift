@@ -46,7 +46,7 @@ private final class FlatMapLatestState<Value, Output>: @unchecked Sendable {
             let signal = transform(value)
             inner.replace(with: nil)
             let output = self.output
-            inner.replace(with: signal.core.add(Observer<Output>(
+            inner.replace(with: signal.core.add(ForwardObserver<Output>(
                 onValue: { output.serialize(.inner(id, $0), self.step) },
                 onCompleted: { output.serialize(.innerCompleted(id), self.step) }
             )))

@@ -33,7 +33,7 @@ extension Signal {
     /// Forwards values until `trigger` sends a value or completes, then completes.
     public func take<Trigger>(until trigger: Signal<Trigger>) -> Signal<Value> {
         derived { output in
-            let stop = Observer<Trigger>(
+            let stop = ForwardObserver<Trigger>(
                 onValue: { _ in output.sendCompleted() },
                 onCompleted: { output.sendCompleted() }
             )

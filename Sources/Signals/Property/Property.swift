@@ -61,7 +61,7 @@ final class PropertyNode<Value>: @unchecked Sendable {
     /// Registers an observer that gets the current value first, then every change.
     @inlinable
     func observe(_ action: @escaping (Value) -> Void) -> Observer<Change<Value>> {
-        core.add(Observer(onValue: { if case .changed(let value) = $0 { action(value) } }, onCompleted: nil),
+        core.add(ClosureObserver(onValue: { if case .changed(let value) = $0 { action(value) } }, onCompleted: nil),
                  initial: initialChange)
     }
 }

@@ -1,36 +1,42 @@
 import Synchronization
 
-/// One registration on a `SignalCore`: the closures it calls and the `Disposable` handed out.
+/// One registration on a `SignalCore`, and the `Disposable` handed out for it.
 ///
-/// Its closures are cleared when it is disposed or its signal completes, outside any
-/// delivery, so whatever they capture is freed at once.
+/// Delivery calls `receive`/`complete` through the class, so an operator's link
+/// (`ForwardObserver`) costs no reference counting per event; a caller's closures live
+/// in a `ClosureObserver`, which frees them as soon as it is disposed.
 @usableFromInline
-final class Observer<Value>: Disposable, @unchecked Sendable {
-    /// Called for each value; read only by the thread delivering the signal.
-    @usableFromInline @exclusivity(unchecked) var onValue: ((Value) -> Void)?
-    /// Called once on completion; read only by the thread delivering the signal.
-    @usableFromInline @exclusivity(unchecked) var onCompleted: (() -> Void)?
+class Observer<Value>: Disposable, @unchecked Sendable {
     /// The core this observer is registered on; touched only by whoever claims disposal.
     @usableFromInline @exclusivity(unchecked) var core: SignalCore<Value>?
     @usableFromInline let disposed = Atomic<Bool>(false)
 
     @inlinable
-    init(onValue: ((Value) -> Void)?, onCompleted: (() -> Void)?) {
-        self.onValue = onValue
-        self.onCompleted = onCompleted
-    }
+    init() {}
+
+    /// Handles a value; called only by the thread delivering the signal.
+    @usableFromInline
+    func receive(_ value: Value) {}
+
+    /// Handles the completion; called once, only by the thread delivering the signal.
+    @usableFromInline
+    func complete() {}
+
+    /// Frees what the observer holds. Only called when no thread can be delivering to it.
+    @usableFromInline
+    func clear() {}
 
     @inlinable
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    final var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     /// Marks the observer disposed; true for the one caller that did so first.
     @inlinable
-    func claimDisposal() -> Bool {
+    final func claimDisposal() -> Bool {
         !disposed.exchange(true, ordering: .acquiringAndReleasing)
     }
 
     @inlinable
-    func dispose() {
+    final func dispose() {
         guard claimDisposal() else { return }
         let core = self.core
         self.core = nil
@@ -40,11 +46,57 @@ final class Observer<Value>: Disposable, @unchecked Sendable {
             clear()
         }
     }
+}
 
-    /// Frees the closures. Only called when no thread can be calling them.
+/// An observer running a caller's closures, freed when it is disposed or completes.
+@usableFromInline
+final class ClosureObserver<Value>: Observer<Value>, @unchecked Sendable {
+    @usableFromInline @exclusivity(unchecked) var onValue: ((Value) -> Void)?
+    @usableFromInline @exclusivity(unchecked) var onCompleted: (() -> Void)?
+
     @inlinable
-    func clear() {
+    init(onValue: ((Value) -> Void)?, onCompleted: (() -> Void)?) {
+        self.onValue = onValue
+        self.onCompleted = onCompleted
+    }
+
+    @usableFromInline
+    override func receive(_ value: Value) {
+        onValue?(value)
+    }
+
+    @usableFromInline
+    override func complete() {
+        onCompleted?()
+    }
+
+    @usableFromInline
+    override func clear() {
         onValue = nil
         onCompleted = nil
+    }
+}
+
+/// The link from a source to an operator: fixed closures, freed with the link, which
+/// happens as soon as the operator stops listening (the source drops it then).
+@usableFromInline
+final class ForwardObserver<Value>: Observer<Value>, @unchecked Sendable {
+    @usableFromInline let onValue: (Value) -> Void
+    @usableFromInline let onCompleted: () -> Void
+
+    @inlinable
+    init(onValue: @escaping (Value) -> Void, onCompleted: @escaping () -> Void) {
+        self.onValue = onValue
+        self.onCompleted = onCompleted
+    }
+
+    @usableFromInline
+    override func receive(_ value: Value) {
+        onValue(value)
+    }
+
+    @usableFromInline
+    override func complete() {
+        onCompleted()
     }
 }

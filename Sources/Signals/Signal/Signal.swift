@@ -36,13 +36,13 @@ public final class Signal<Value>: @unchecked Sendable {
     /// Calls `action` with every value sent from now on.
     @inlinable @discardableResult
     public func observe(_ action: @escaping (Value) -> Void) -> Disposable {
-        core.add(Observer(onValue: action, onCompleted: nil))
+        core.add(ClosureObserver(onValue: action, onCompleted: nil))
     }
 
     /// Calls `action` once when the signal completes (at once if it already has).
     @inlinable @discardableResult
     public func observeCompleted(_ action: @escaping () -> Void) -> Disposable {
-        core.add(Observer(onValue: nil, onCompleted: action))
+        core.add(ClosureObserver(onValue: nil, onCompleted: action))
     }
 
     /// The sending side of a signal made by `Signal.pipe()`.

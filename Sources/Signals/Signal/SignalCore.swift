@@ -57,9 +57,9 @@ final class SignalCore<Value>: @unchecked Sendable {
         lock.lock()
         if isTerminating {
             lock.unlock()
-            if let initial { observer.onValue?(initial()) }
+            if let initial { observer.receive(initial()) }
             if observer.claimDisposal() {
-                observer.onCompleted?()
+                observer.complete()
                 observer.clear()
             }
             return observer
@@ -73,31 +73,41 @@ final class SignalCore<Value>: @unchecked Sendable {
         }
         if isDelivering {
             pending.append(Pending(work: { [unowned observer] in
-                if !observer.isDisposed { observer.onValue?(initial()) }
+                if !observer.isDisposed { observer.receive(initial()) }
             }, observers: []))
             lock.unlock()
             return observer
         }
         isDelivering = true
         lock.unlock()
-        if !observer.isDisposed { observer.onValue?(initial()) }
+        if !observer.isDisposed { observer.receive(initial()) }
         leave()
         return observer
     }
 
-    /// Removes a disposed observer; its closures are freed now or when the delivery ends.
+    /// Removes a disposed observer; it is cleared and released now, or when the delivery
+    /// in progress ends.
     @inlinable
     func remove(_ observer: Observer<Value>) {
+        var dropped: ContiguousArray<Observer<Value>> = []
         lock.lock()
-        if let index = observers.firstIndex(where: { $0 === observer }) {
+        var index = 0
+        while index < observers.count, observers[index] !== observer { index += 1 }
+        if index < observers.count {
             observers.remove(at: index)
             observersVersion &+= 1
         }
         let delivering = isDelivering
-        if delivering { retired.append(observer) }
+        if delivering {
+            retired.append(observer)
+        } else {
+            swap(&dropped, &snapshot)
+            snapshotVersion = -1
+        }
         let detach = takeUpstreamsIfUnused()
         lock.unlock()
         if !delivering { observer.clear() }
+        withExtendedLifetime(dropped) {}
         detach?.forEach { $0.dispose() }
     }
 
@@ -148,7 +158,7 @@ final class SignalCore<Value>: @unchecked Sendable {
         carryingPrefix: ((Value) -> Void)? = nil
     ) {
         if let carryingPrefix, let prefix { carryingPrefix(prefix) }
-        let observer = Observer<Value>(onValue: value, onCompleted: completed ?? { output.sendCompleted() })
+        let observer = ForwardObserver<Value>(onValue: value, onCompleted: completed ?? { output.sendCompleted() })
         output.addUpstream(add(observer, skippingPrefix: carryingPrefix != nil))
     }
 
@@ -174,8 +184,9 @@ final class SignalCore<Value>: @unchecked Sendable {
             return
         }
         isDelivering = true
-        takeSnapshot()
+        let replaced = takeSnapshot()
         lock.unlock()
+        withExtendedLifetime(replaced) {}
         emit(value)
         leave()
     }
@@ -205,8 +216,9 @@ final class SignalCore<Value>: @unchecked Sendable {
             return
         }
         isDelivering = true
-        takeSnapshot()
+        let replaced = takeSnapshot()
         lock.unlock()
+        withExtendedLifetime(replaced) {}
         emit(first)
         emit(second)
         leave()
@@ -227,8 +239,9 @@ final class SignalCore<Value>: @unchecked Sendable {
             return
         }
         isDelivering = true
-        takeSnapshot()
+        let replaced = takeSnapshot()
         lock.unlock()
+        withExtendedLifetime(replaced) {}
         emitCompleted()
         leave()
     }
@@ -248,24 +261,25 @@ final class SignalCore<Value>: @unchecked Sendable {
             return
         }
         isDelivering = true
-        takeSnapshot()
+        let replaced = takeSnapshot()
         lock.unlock()
+        withExtendedLifetime(replaced) {}
         body(input)
         leave()
     }
 
     // MARK: - Delivering (only inside a serialized section)
 
-    /// Points `snapshot` at the current observers. Called with the lock held.
-    ///
-    /// The previous snapshot can only hold observers that are still registered or whose
-    /// closures were already cleared, so releasing it here runs no user code.
+    /// Points `snapshot` at the current observers. Called with the lock held; returns the
+    /// previous snapshot, which the caller releases after unlocking (releasing an observer
+    /// can free closures, and so run user code).
     @inlinable
-    func takeSnapshot() {
-        if snapshotVersion != observersVersion {
-            snapshot = observers
-            snapshotVersion = observersVersion
-        }
+    func takeSnapshot() -> ContiguousArray<Observer<Value>>? {
+        guard snapshotVersion != observersVersion else { return nil }
+        var previous = observers
+        swap(&previous, &snapshot)
+        snapshotVersion = observersVersion
+        return previous
     }
 
     /// Delivers `value` to the observers registered when the current work was sent.
@@ -274,7 +288,7 @@ final class SignalCore<Value>: @unchecked Sendable {
         guard !isFinished else { return }
         willEmit?(value)
         for observer in snapshot where !observer.isDisposed {
-            observer.onValue?(value)
+            observer.receive(value)
         }
     }
 
@@ -284,13 +298,14 @@ final class SignalCore<Value>: @unchecked Sendable {
         guard !isFinished else { return }
         isFinished = true
         for observer in snapshot where !observer.isDisposed {
-            observer.onCompleted?()
+            observer.complete()
         }
         lock.lock()
         isTerminating = true
         let finished = observers
         observers = []
         observersVersion &+= 1
+        snapshotVersion = -1
         isDetached = true
         let sources = upstreams
         upstreams = []
@@ -299,6 +314,9 @@ final class SignalCore<Value>: @unchecked Sendable {
             observer.core = nil
             observer.clear()
         }
+        var delivered: ContiguousArray<Observer<Value>> = []
+        swap(&delivered, &snapshot)
+        withExtendedLifetime((finished, delivered)) {}
         sources.forEach { $0.dispose() }
     }
 
@@ -309,9 +327,11 @@ final class SignalCore<Value>: @unchecked Sendable {
             if pendingHead < pending.count {
                 let next = pending[pendingHead]
                 pendingHead += 1
-                snapshot = next.observers
+                var previous = next.observers
+                swap(&previous, &snapshot)
                 snapshotVersion = -1
                 lock.unlock()
+                withExtendedLifetime(previous) {}
                 next.work()
                 continue
             }
@@ -320,12 +340,17 @@ final class SignalCore<Value>: @unchecked Sendable {
                 lock.unlock()
                 return
             }
-            let done = (pending, retired)
-            pending = []
+            // Observers removed during the delivery are still in the snapshot: drop it so
+            // they are freed now, not at the next delivery.
+            var done = (pending: ContiguousArray<Pending>(), retired: ContiguousArray<Observer<Value>>(),
+                        snapshot: ContiguousArray<Observer<Value>>())
+            swap(&done.pending, &pending)
+            swap(&done.retired, &retired)
+            swap(&done.snapshot, &snapshot)
+            snapshotVersion = -1
             pendingHead = 0
-            retired = []
             lock.unlock()
-            for observer in done.1 { observer.clear() }
+            for observer in done.retired { observer.clear() }
             withExtendedLifetime(done) {}
             return
         }
