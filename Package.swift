@@ -7,16 +7,19 @@ let package = Package(
     products: [
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
+        .library(name: "Networking", targets: ["Networking"]),
         .executable(name: "homes", targets: ["App"]),
         .executable(name: "signals-bench", targets: ["SignalsBenchmark"]),
     ],
     targets: [
         .target(name: "Signals"),
         .target(name: "SignalsTesting", dependencies: ["Signals"]),
+        .target(name: "Networking"),
         .executableTarget(name: "App", dependencies: ["Signals"]),
         .target(name: "AllocationCounter"),
         .executableTarget(name: "SignalsBenchmark", dependencies: ["Signals", "AllocationCounter"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,174 @@
+import Foundation
+
+/// Raw API data as it came off the wire: the manager keeps it, reformers read it.
+///
+/// No model types are built for responses; a reformer turns this into what a view needs.
+public enum JSONValue: Sendable, Hashable, Decodable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Decodes any JSON value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let elements = try? container.decode([JSONValue].self) {
+            self = .array(elements)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// The value under `key` of an object, or nil.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    /// The element at `index` of an array, or nil when out of range.
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let elements) = self, elements.indices.contains(index) { return elements[index] }
+        return nil
+    }
+
+    /// The string, or nil for any other kind.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The number, or nil for any other kind.
+    public var doubleValue: Double? {
+        if case .number(let number) = self { return number }
+        return nil
+    }
+
+    /// The number as an integer when it is whole and in range, or nil.
+    public var intValue: Int? {
+        guard case .number(let number) = self, number.rounded() == number,
+              number >= -9.0e15, number <= 9.0e15 else { return nil }
+        return Int(number)
+    }
+
+    /// The Boolean, or nil for any other kind.
+    public var boolValue: Bool? {
+        if case .bool(let flag) = self { return flag }
+        return nil
+    }
+
+    /// The elements, or nil for any other kind.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// The members, or nil for any other kind.
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+}
+
+/// Why bytes could not be read as JSON.
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    /// What was wrong, for logs and error messages.
+    public let description: String
+}
+
+extension JSONValue {
+    /// Parses `data` (any JSON text, including a bare scalar).
+    public init(parsing data: Data) throws {
+        do {
+            self = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw JSONParseError(description: "malformed JSON (\(data.count) bytes)")
+        }
+    }
+
+    /// Compact JSON text with sorted keys, so equal values encode to equal bytes.
+    public func encoded() -> Data {
+        var text = ""
+        write(to: &text)
+        return Data(text.utf8)
+    }
+
+    private func write(to text: inout String) {
+        switch self {
+        case .null: text += "null"
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .number(let number):
+            if number.rounded() == number, abs(number) < 1e15 {
+                text += String(Int64(number))
+            } else if number.isFinite {
+                text += "\(number)"
+            } else {
+                text += "null"
+            }
+        case .string(let string): JSONValue.writeString(string, to: &text)
+        case .array(let elements):
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                element.write(to: &text)
+            }
+            text += "]"
+        case .object(let members):
+            text += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { text += "," }
+                JSONValue.writeString(key, to: &text)
+                text += ":"
+                members[key]!.write(to: &text)
+            }
+            text += "}"
+        }
+    }
+
+    private static func writeString(_ string: String, to text: inout String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                text += String(format: "\\u%04x", scalar.value)
+            default:
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+    /// A string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// A number.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A number.
+    public init(floatLiteral value: Double) { self = .number(value) }
+    /// A Boolean.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+    /// `null`.
+    public init(nilLiteral: ()) { self = .null }
+}

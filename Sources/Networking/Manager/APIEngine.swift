@@ -1,0 +1,130 @@
+import Dispatch
+import Foundation
+
+/// The shared bottom of the network layer: services, transport, cache, reachability,
+/// app-wide interceptors, the clock, and the queue results are delivered on.
+///
+/// ```swift
+/// let engine = APIEngine(
+///     services: ServiceRegistry([APIService(name: "rentals", baseURL: apiURL, signingSecret: secret)]),
+///     transport: URLSessionTransport(),
+///     callbackQueue: .main
+/// )
+/// let manager = RentalListAPIManager(RentalListAPI(), engine: engine)
+/// ```
+public final class APIEngine: @unchecked Sendable {
+    /// The services managers name.
+    public let services: ServiceRegistry
+    /// How requests go out.
+    public let transport: any HTTPTransport
+    /// Cached responses.
+    public let cache: ResponseCache
+    /// Whether the network is reachable.
+    public let reachability: NetworkReachability
+    /// Where delegates and interceptors are called; serial, so results arrive in order.
+    public let callbackQueue: DispatchQueue
+    /// How long a call may take before it fails with `timeout`.
+    public let timeout: Duration
+    let now: @Sendable () -> Date
+    let makeNonce: @Sendable () -> String
+    private let lock = NSLock()
+    private var appInterceptors: [any APIInterceptor] = []
+
+    /// Creates an engine. `clock` and `nonce` are injectable for tests.
+    public init(
+        services: ServiceRegistry,
+        transport: any HTTPTransport,
+        cache: ResponseCache = ResponseCache(),
+        reachability: NetworkReachability = NetworkReachability(),
+        callbackQueue: DispatchQueue = DispatchQueue(label: "networking.callbacks"),
+        timeout: Duration = .seconds(15),
+        clock: @escaping @Sendable () -> Date = { Date() },
+        nonce: @escaping @Sendable () -> String = { UUID().uuidString }
+    ) {
+        self.services = services
+        self.transport = transport
+        self.cache = cache
+        self.reachability = reachability
+        self.callbackQueue = callbackQueue
+        self.timeout = timeout
+        self.now = clock
+        self.makeNonce = nonce
+    }
+
+    /// Interceptors that see every call of every manager, before the manager's own.
+    public var interceptors: [any APIInterceptor] {
+        get { lock.lock(); defer { lock.unlock() }; return appInterceptors }
+        set { lock.lock(); appInterceptors = newValue; lock.unlock() }
+    }
+
+    /// Builds the HTTP request for one call: common parameters, query or form body, signature.
+    func request(
+        for definition: any APIDefinition,
+        service: APIService,
+        parameters: [String: String]
+    ) -> HTTPRequest {
+        let all = service.commonParameters.merging(parameters) { _, own in own }
+        var url = service.url(for: definition.methodName)
+        var body: Data?
+        var headers: [String: String] = [:]
+        let encoded = CanonicalParameters.encode(all)
+        switch definition.httpMethod {
+        case .get, .delete:
+            if !encoded.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+                components.percentEncodedQuery = encoded
+                url = components.url ?? url
+            }
+        case .post, .put:
+            body = Data(encoded.utf8)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        }
+        if let secret = service.signingSecret {
+            let signer = RequestSigner(secret: secret)
+            let timestamp = Int(now().timeIntervalSince1970)
+            headers.merge(signer.headers(apiName: definition.methodName, parameters: all,
+                                         timestamp: timestamp, nonce: makeNonce())) { _, signed in signed }
+        }
+        return HTTPRequest(method: definition.httpMethod, url: url, headers: headers, body: body)
+    }
+
+    /// Turns a transport outcome into a result kind and, on success, the parsed data.
+    func evaluate(
+        _ outcome: Result<HTTPResponse, TransportFailure>,
+        definition: any APIDefinition,
+        service: APIService
+    ) -> (APIResult, JSONValue?) {
+        let response: HTTPResponse
+        switch outcome {
+        case .failure(.timeout): return (APIResult(kind: .timeout, message: "no response in time"), nil)
+        case .failure(.noNetwork): return (APIResult(kind: .noNetwork, message: "the network is unreachable"), nil)
+        case .failure(.cancelled): return (APIResult(kind: .cancelled), nil)
+        case .failure(.failed(let reason)): return (APIResult(kind: .invalidResponse, message: reason), nil)
+        case .success(let received): response = received
+        }
+        let json = response.body.isEmpty ? nil : try? JSONValue(parsing: response.body)
+        let message = json?[service.messageKey]?.stringValue
+        guard (200..<300).contains(response.status) else {
+            if let key = service.errorCodeKey, let code = json?[key]?.intValue,
+               service.signatureRejectedCodes.contains(code) {
+                return (APIResult(kind: .signatureRejected, message: message ?? "signature rejected"), nil)
+            }
+            return (APIResult(kind: .serverError(status: response.status),
+                              message: message ?? "the server answered \(response.status)"), nil)
+        }
+        if response.status == 204 || response.body.isEmpty {
+            return (APIResult(kind: .noContent, message: "the server sent no content"), nil)
+        }
+        guard let json else {
+            return (APIResult(kind: .invalidResponse, message: "the response is not valid JSON"), nil)
+        }
+        return validated(json, definition: definition, fromCache: false)
+    }
+
+    /// Applies the API's response validation to `json`.
+    func validated(_ json: JSONValue, definition: any APIDefinition, fromCache: Bool) -> (APIResult, JSONValue?) {
+        if let problem = definition.validateResponse(json) {
+            return (APIResult(kind: .invalidResponse, message: problem, isFromCache: fromCache), nil)
+        }
+        return (APIResult(kind: .success, isFromCache: fromCache), json)
+    }
+}

@@ -1,0 +1,97 @@
+/// A manager seen from outside its API type: what delegates, reformers and interceptors use.
+public protocol APIManaging: AnyObject, Sendable {
+    /// The API this manager calls; reformers can tell managers apart with it.
+    var definition: any APIDefinition { get }
+    /// The raw data of the last successful call, kept by the manager.
+    var rawData: JSONValue? { get }
+    /// The outcome of the last finished call; nil before the first one.
+    var lastResult: APIResult? { get }
+    /// The parameters the last finished call was sent with.
+    var lastParameters: [String: String] { get }
+    /// Whether a call is in flight.
+    var isLoading: Bool { get }
+    /// Whether the data held is the first page (true for an API without pages).
+    var isFirstPage: Bool { get }
+    /// Whether the data held is the last page (true for an API without pages).
+    var isLastPage: Bool { get }
+}
+
+extension APIManaging {
+    /// The raw data, untouched (what `fetchData(with:)` gives with no reformer).
+    public func fetchData() -> JSONValue? {
+        rawData
+    }
+
+    /// The raw data turned into view-ready data by `reformer` (it gets `.null` before any data).
+    public func fetchData<Reformer: APIReformer>(with reformer: Reformer) -> Reformer.Output {
+        reformer.reform(rawData ?? .null, from: self)
+    }
+}
+
+/// Turns a manager's raw data into what a view uses. Keeps no state.
+///
+/// One reformer can normalise several APIs to one shape (it can look at
+/// `manager.definition` to tell them apart), and one API can feed several reformers.
+/// Keys of reformed dictionaries are named constants of the reformer.
+public protocol APIReformer {
+    /// The view-ready data.
+    associatedtype Output
+    /// Reforms `data`, which came from `manager`.
+    func reform(_ data: JSONValue, from manager: any APIManaging) -> Output
+}
+
+/// The one landing place of a manager's calls. Called on the engine's callback queue.
+public protocol APIManagerDelegate: AnyObject {
+    /// A call succeeded; fetch the data with `manager.fetchData(with:)`.
+    func apiManagerDidSucceed(_ manager: any APIManaging)
+    /// A call failed; `manager.lastResult` says how.
+    func apiManagerDidFail(_ manager: any APIManaging)
+}
+
+/// Supplies the parameters of each call.
+public protocol APIManagerParameterSource: AnyObject {
+    /// The parameters for the next call of `manager`.
+    func parameters(for manager: any APIManaging) -> [String: String]
+}
+
+/// Hooks around every call, per manager or app-wide (on the engine).
+///
+/// Pipeline, in order: parameters from the source -> parameter validation ->
+/// `shouldCall` (app-wide, then the manager's; any false stops the call silently) ->
+/// request strategy -> reachability -> cache -> send -> `didCall` -> `didReceive` ->
+/// response validation -> `willSucceed`/`willFail` -> delegate -> `didSucceed`/`didFail`.
+/// `shouldCall` and `didCall` run on the caller's thread, the rest on the callback queue;
+/// app-wide interceptors run before the manager's own at every step.
+public protocol APIInterceptor: AnyObject, Sendable {
+    /// Whether the call may go ahead.
+    func shouldCall(_ manager: any APIManaging, parameters: [String: String]) -> Bool
+    /// The call was sent (or answered from the cache).
+    func didCall(_ manager: any APIManaging, parameters: [String: String])
+    /// A response arrived from the network, before it is evaluated.
+    func didReceive(_ manager: any APIManaging, response: HTTPResponse)
+    /// A success is about to reach the delegate.
+    func willSucceed(_ manager: any APIManaging)
+    /// A success reached the delegate.
+    func didSucceed(_ manager: any APIManaging)
+    /// A failure is about to reach the delegate.
+    func willFail(_ manager: any APIManaging)
+    /// A failure reached the delegate.
+    func didFail(_ manager: any APIManaging)
+}
+
+extension APIInterceptor {
+    /// Lets every call through.
+    public func shouldCall(_ manager: any APIManaging, parameters: [String: String]) -> Bool { true }
+    /// Does nothing.
+    public func didCall(_ manager: any APIManaging, parameters: [String: String]) {}
+    /// Does nothing.
+    public func didReceive(_ manager: any APIManaging, response: HTTPResponse) {}
+    /// Does nothing.
+    public func willSucceed(_ manager: any APIManaging) {}
+    /// Does nothing.
+    public func didSucceed(_ manager: any APIManaging) {}
+    /// Does nothing.
+    public func willFail(_ manager: any APIManaging) {}
+    /// Does nothing.
+    public func didFail(_ manager: any APIManaging) {}
+}

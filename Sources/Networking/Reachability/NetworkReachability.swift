@@ -1,0 +1,66 @@
+import Foundation
+
+/// The app's word on whether the network is reachable.
+///
+/// The app reports changes (from the platform, or the REPL's `offline`/`online`); while
+/// unreachable, requests fail at once with `APIResultKind.noNetwork`. This is the one
+/// cross-layer broadcast the architecture allows.
+public final class NetworkReachability: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reachable: Bool
+    private var observers: [UUID: @Sendable (Bool) -> Void] = [:]
+
+    /// Starts reachable unless told otherwise.
+    public init(isReachable: Bool = true) {
+        reachable = isReachable
+    }
+
+    /// Whether requests may go out.
+    public var isReachable: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return reachable
+    }
+
+    /// Records a new status and tells every observer if it changed.
+    public func update(isReachable: Bool) {
+        lock.lock()
+        let changed = reachable != isReachable
+        reachable = isReachable
+        let current = Array(observers.values)
+        lock.unlock()
+        if changed { current.forEach { $0(isReachable) } }
+    }
+
+    /// Calls `action` on every change until the returned token is cancelled.
+    public func observe(_ action: @escaping @Sendable (Bool) -> Void) -> ReachabilityObservation {
+        let id = UUID()
+        lock.lock(); observers[id] = action; lock.unlock()
+        return ReachabilityObservation { [weak self] in
+            guard let self else { return }
+            self.lock.lock(); self.observers[id] = nil; self.lock.unlock()
+        }
+    }
+}
+
+/// Stops a reachability observation.
+public final class ReachabilityObservation: @unchecked Sendable {
+    private var onCancel: (() -> Void)?
+    private let lock = NSLock()
+
+    init(_ onCancel: @escaping () -> Void) {
+        self.onCancel = onCancel
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Stops the observation; also happens when the token is freed.
+    public func cancel() {
+        lock.lock()
+        let action = onCancel
+        onCancel = nil
+        lock.unlock()
+        action?()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// An HTTP verb.
+public enum HTTPMethod: String, Sendable {
+    case get = "GET"
+    case post = "POST"
+    case put = "PUT"
+    case delete = "DELETE"
+}
+
+/// A request as a transport sends it.
+public struct HTTPRequest: Sendable {
+    /// The verb.
+    public var method: HTTPMethod
+    /// The full URL, query included.
+    public var url: URL
+    /// Header fields.
+    public var headers: [String: String]
+    /// The body, if any.
+    public var body: Data?
+
+    /// Creates a request.
+    public init(method: HTTPMethod, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The query parameters of `url` (the last value wins for a repeated name).
+    public var queryParameters: [String: String] {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        var result: [String: String] = [:]
+        for item in items { result[item.name] = item.value ?? "" }
+        return result
+    }
+
+    /// The parameters of a form-encoded body.
+    public var formParameters: [String: String] {
+        guard let body, let text = String(data: body, encoding: .utf8) else { return [:] }
+        return CanonicalParameters.decode(text)
+    }
+
+    /// Query and form parameters together (form wins on a clash).
+    public var parameters: [String: String] {
+        queryParameters.merging(formParameters) { _, form in form }
+    }
+}
+
+/// A response as a transport received it.
+public struct HTTPResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// Header fields.
+    public var headers: [String: String]
+    /// The body.
+    public var body: Data
+
+    /// Creates a response.
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A 200 (or `status`) response carrying `json`.
+    public static func json(_ json: JSONValue, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: json.encoded())
+    }
+}
+
+/// Why a transport could not produce a response.
+public enum TransportFailure: Error, Sendable, Equatable {
+    /// No response within the time allowed.
+    case timeout
+    /// The network is unreachable.
+    case noNetwork
+    /// The request was cancelled.
+    case cancelled
+    /// Any other failure, described.
+    case failed(String)
+}
+
+/// Something that sends HTTP requests: real HTTP, or a handler in the same process.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request`; calls `completion` exactly once, on any thread, unless cancelled.
+    ///
+    /// The engine enforces `timeout` itself as well; a transport may use it to stop early.
+    func send(
+        _ request: HTTPRequest,
+        timeout: Duration,
+        completion: @escaping @Sendable (Result<HTTPResponse, TransportFailure>) -> Void
+    ) -> any TransportTask
+}
+
+/// A request in flight.
+public protocol TransportTask: Sendable {
+    /// Stops the request; its completion may then never be called.
+    func cancel()
+}
