@@ -1,0 +1,250 @@
+import Foundation
+import Networking
+import Testing
+
+@Suite struct APIManagerTests {
+    @Test func successKeepsRawDataAndReachesTheDelegateOnce() {
+        let harness = Harness()
+        let manager = APIManager(ListAPI(), engine: harness.engine)
+        let delegate = RecordingDelegate()
+        let source = FixedParameters(["city": "sh"])
+        manager.delegate = delegate
+        manager.parameterSource = source
+        #expect(manager.lastResult == nil)
+        #expect(manager.loadData())
+        #expect(manager.isLoading)
+        harness.transport.respond(json: ["items": [["id": 1]]])
+        harness.flush()
+        #expect(delegate.kinds == [.success])
+        #expect(manager.fetchData() == ["items": [["id": 1]]])
+        #expect(!manager.isLoading)
+        #expect(manager.lastParameters == ["city": "sh"])
+    }
+
+    @Test func requestCarriesCommonParametersQueryAndSignature() throws {
+        let harness = Harness()
+        let manager = APIManager(ListAPI(), engine: harness.engine)
+        let source = FixedParameters(["city": "上海"])
+        manager.parameterSource = source
+        manager.loadData()
+        let request = try #require(harness.transport.requests.first)
+        #expect(request.url.path == "/v1/rentals/list")
+        #expect(request.queryParameters == ["app": "homes", "city": "上海"])
+        let verifier = SignatureVerifier(secret: Array("s3cret".utf8))
+        #expect(verifier.verify(apiName: "rentals/list", parameters: request.parameters,
+                                headers: request.headers, now: harness.clock.now) == .valid)
+        #expect(request.headers[SignatureHeader.nonce] == "nonce-1")
+    }
+
+    @Test func postSendsAFormBody() throws {
+        let harness = Harness()
+        var api = ListAPI()
+        api.httpMethod = .post
+        let manager = APIManager(api, engine: harness.engine)
+        let source = FixedParameters(["city": "a b"])
+        manager.parameterSource = source
+        manager.loadData()
+        let request = try #require(harness.transport.requests.first)
+        #expect(request.url.query == nil)
+        #expect(request.formParameters == ["app": "homes", "city": "a b"])
+        #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
+    }
+
+    @Test func invalidParametersFailWithoutSending() {
+        let harness = Harness()
+        let manager = APIManager(ListAPI(), engine: harness.engine)
+        let delegate = RecordingDelegate()
+        let source = FixedParameters(["city": ""])
+        manager.delegate = delegate
+        manager.parameterSource = source
+        manager.loadData()
+        harness.flush()
+        #expect(harness.transport.sent.isEmpty)
+        #expect(delegate.results == [APIResult(kind: .invalidParameters, message: "city must not be empty")])
+    }
+
+    @Test func reformersShapeRawDataAndCanTellManagersApart() {
+        struct TitleReformer: APIReformer {
+            func reform(_ data: JSONValue, from manager: any APIManaging) -> [String] {
+                let key = manager.definition.methodName == "rentals/list" ? "title" : "name"
+                return (data["items"]?.arrayValue ?? []).compactMap { $0[key]?.stringValue }
+            }
+        }
+        struct CountReformer: APIReformer {
+            func reform(_ data: JSONValue, from manager: any APIManaging) -> Int {
+                data["items"]?.arrayValue?.count ?? 0
+            }
+        }
+        let harness = Harness()
+        let rentals = APIManager(ListAPI(), engine: harness.engine)
+        var other = ListAPI()
+        other.methodName = "resale/list"
+        let resale = APIManager(other, engine: harness.engine)
+        #expect(rentals.fetchData(with: TitleReformer()) == [])
+        rentals.loadData()
+        harness.transport.respond(json: ["items": [["title": "Loft"], ["title": "Flat"]]])
+        resale.loadData()
+        harness.transport.respond(json: ["items": [["name": "Villa"]]])
+        harness.flush()
+        #expect(rentals.fetchData(with: TitleReformer()) == ["Loft", "Flat"])
+        #expect(resale.fetchData(with: TitleReformer()) == ["Villa"])
+        #expect(rentals.fetchData(with: CountReformer()) == 2)
+    }
+
+    @Test func errorKindsForWhatTheServerSends() {
+        let cases: [(Result<HTTPResponse, TransportFailure>, APIResult)] = [
+            (.success(.json(["message": "boom"], status: 500)),
+             APIResult(kind: .serverError(status: 500), message: "boom")),
+            (.success(HTTPResponse(status: 503)),
+             APIResult(kind: .serverError(status: 503), message: "the server answered 503")),
+            (.success(.json(["code": 4010, "message": "bad signature"], status: 401)),
+             APIResult(kind: .signatureRejected, message: "bad signature")),
+            (.success(HTTPResponse(status: 204)), APIResult(kind: .noContent, message: "the server sent no content")),
+            (.success(HTTPResponse(status: 200, body: Data("{not json".utf8))),
+             APIResult(kind: .invalidResponse, message: "the response is not valid JSON")),
+            (.success(.json(["items": "wrong type"])), APIResult(kind: .invalidResponse, message: "items missing")),
+            (.success(.json(["nothing": true])), APIResult(kind: .invalidResponse, message: "items missing")),
+            (.failure(.timeout), APIResult(kind: .timeout, message: "no response in time")),
+            (.failure(.noNetwork), APIResult(kind: .noNetwork, message: "the network is unreachable")),
+            (.failure(.failed("reset")), APIResult(kind: .invalidResponse, message: "reset")),
+        ]
+        for (outcome, expected) in cases {
+            let harness = Harness()
+            let manager = APIManager(ListAPI(), engine: harness.engine)
+            let delegate = RecordingDelegate()
+            manager.delegate = delegate
+            manager.loadData()
+            harness.transport.respond(outcome)
+            harness.flush()
+            #expect(delegate.results == [expected])
+            #expect(manager.rawData == nil)
+        }
+    }
+
+    @Test func hugeBodiesAreHandledWithoutCrashing() {
+        let harness = Harness()
+        let manager = APIManager(ListAPI(), engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        manager.loadData()
+        let items = JSONValue.array((0..<10_000).map { index -> JSONValue in
+            ["id": .number(Double(index)), "title": .string("home \(index)")]
+        })
+        harness.transport.respond(json: ["items": items])
+        harness.flush()
+        #expect(delegate.kinds == [.success])
+        #expect(manager.rawData?["items"]?.arrayValue?.count == 10_000)
+    }
+
+    @Test func noNetworkFailsFastWithoutSending() {
+        let harness = Harness()
+        harness.reachability.update(isReachable: false)
+        let manager = APIManager(ListAPI(), engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        #expect(manager.loadData())
+        harness.flush()
+        #expect(harness.transport.sent.isEmpty)
+        #expect(delegate.kinds == [.noNetwork])
+        harness.reachability.update(isReachable: true)
+        manager.loadData()
+        #expect(harness.transport.sent.count == 1)
+    }
+
+    @Test func timeoutFailsTheCallAndCancelsTheTransportTask() async throws {
+        let harness = Harness(timeout: .milliseconds(50))
+        let manager = APIManager(ListAPI(), engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        manager.loadData()
+        try await Task.sleep(for: .milliseconds(300))
+        harness.flush()
+        #expect(delegate.kinds == [.timeout])
+        #expect(harness.transport.sent.first?.task.isCancelled == true)
+        harness.transport.respond(json: ["items": []])
+        harness.flush()
+        #expect(delegate.kinds == [.timeout])
+    }
+
+    @Test func ignoreNewWhileLoadingRefusesASecondCall() {
+        let harness = Harness()
+        let manager = APIManager(ListAPI(), engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        #expect(manager.loadData())
+        #expect(!manager.loadData())
+        #expect(harness.transport.sent.count == 1)
+        harness.transport.respond(json: ["items": []])
+        harness.flush()
+        #expect(delegate.kinds == [.success])
+        #expect(manager.loadData())
+    }
+
+    @Test func cancelInFlightReplacesTheOldCall() {
+        let harness = Harness()
+        var api = ListAPI()
+        api.requestStrategy = .cancelInFlight
+        let manager = APIManager(api, engine: harness.engine)
+        let delegate = RecordingDelegate()
+        let source = FixedParameters(["city": "a"])
+        manager.delegate = delegate
+        manager.parameterSource = source
+        manager.loadData()
+        source.parameters = ["city": "b"]
+        manager.loadData()
+        #expect(harness.transport.sent.count == 2)
+        #expect(harness.transport.sent[0].task.isCancelled)
+        harness.transport.respond(json: ["items": ["old"]], to: 0)
+        harness.transport.respond(json: ["items": ["new"]], to: 1)
+        harness.flush()
+        #expect(delegate.kinds == [.cancelled, .success])
+        #expect(manager.fetchData() == ["items": ["new"]])
+        #expect(manager.lastParameters == ["city": "b"])
+    }
+
+    @Test func cancelAllRequestsReportsCancelledOnceAndDropsLateResponses() {
+        let harness = Harness()
+        let manager = APIManager(ListAPI(), engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        manager.loadData()
+        manager.cancelAllRequests()
+        #expect(!manager.isLoading)
+        #expect(harness.transport.sent[0].task.isCancelled)
+        harness.transport.respond(json: ["items": []])
+        harness.flush()
+        #expect(delegate.kinds == [.cancelled])
+    }
+
+    @Test func aGoneDelegateGetsNothingAndAFreedManagerCancelsItsCalls() {
+        let harness = Harness()
+        var manager: APIManager<ListAPI>? = APIManager(ListAPI(), engine: harness.engine)
+        do {
+            let delegate = RecordingDelegate()
+            manager?.delegate = delegate
+        }
+        #expect(manager?.delegate == nil)
+        manager?.loadData()
+        harness.transport.respond(json: ["items": []])
+        harness.flush()
+        manager?.loadData()
+        weak let weakManager = manager
+        manager = nil
+        #expect(weakManager == nil)
+        #expect(harness.transport.sent[1].task.isCancelled)
+        harness.transport.respond(json: ["items": []], to: 1)
+        harness.flush()
+    }
+
+    @Test func unknownServiceIsReportedNotCrashed() {
+        let harness = Harness()
+        var api = ListAPI()
+        api.serviceName = "nowhere"
+        let manager = APIManager(api, engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        manager.loadData()
+        harness.flush()
+        #expect(delegate.results == [APIResult(kind: .invalidParameters, message: "no service named nowhere")])
+    }
+}
