@@ -15,11 +15,12 @@ let package = Package(
         .target(name: "Signals"),
         .target(name: "SignalsTesting", dependencies: ["Signals"]),
         .target(name: "Networking"),
+        .target(name: "HTTPServer", dependencies: ["Networking"]),
         .executableTarget(name: "App", dependencies: ["Signals"]),
         .target(name: "AllocationCounter"),
         .executableTarget(name: "SignalsBenchmark", dependencies: ["Signals", "AllocationCounter"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
-        .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer"]),
     ],
     swiftLanguageModes: [.v6]
 )
