@@ -1,0 +1,131 @@
+import Foundation
+
+/// One recorded user operation (a page view, a tap), waiting to be uploaded.
+public struct OperationLogEntry: Sendable, Equatable, Codable {
+    /// Unique and increasing in the order entries were recorded.
+    public let sequence: Int64
+    /// What happened, e.g. `page_view`.
+    public let event: String
+    /// Details of the event.
+    public let attributes: [String: String]
+    /// When it happened.
+    public let timestamp: Date
+
+    /// Creates an entry.
+    public init(sequence: Int64, event: String, attributes: [String: String], timestamp: Date) {
+        self.sequence = sequence
+        self.event = event
+        self.attributes = attributes
+        self.timestamp = timestamp
+    }
+}
+
+/// Where entries wait until they are uploaded; the app backs it with persistence so
+/// entries survive a restart.
+public protocol OperationLogStore: Sendable {
+    /// Adds an entry with the next sequence number and returns it.
+    func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry
+    /// The oldest `limit` entries.
+    func oldest(_ limit: Int) -> [OperationLogEntry]
+    /// Removes the entries with these sequence numbers.
+    func remove(_ sequences: Set<Int64>)
+    /// How many entries wait.
+    var count: Int { get }
+}
+
+/// Sends a batch of entries somewhere; calls `completion(true)` only when it arrived.
+public protocol OperationLogUploader: Sendable {
+    /// Uploads `batch`.
+    func upload(_ batch: [OperationLogEntry], completion: @escaping @Sendable (Bool) -> Void)
+}
+
+/// Records operations and uploads them in batches of `batchSize` (30).
+///
+/// A full batch is uploaded as soon as it is complete; whatever is left is uploaded by
+/// `uploadPending()` at the next start. Entries leave the store only after their upload
+/// succeeded, so a failed upload loses nothing.
+public final class OperationLogger: @unchecked Sendable {
+    private let store: any OperationLogStore
+    private let uploader: any OperationLogUploader
+    /// Entries per upload.
+    public let batchSize: Int
+    private let clock: @Sendable () -> Date
+    private let lock = NSLock()
+    private var isUploading = false
+
+    /// A logger keeping entries in `store` and sending them with `uploader`.
+    public init(
+        store: any OperationLogStore,
+        uploader: any OperationLogUploader,
+        batchSize: Int = 30,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.uploader = uploader
+        self.batchSize = max(1, batchSize)
+        self.clock = clock
+    }
+
+    /// Records an operation; uploads a batch once `batchSize` entries wait.
+    public func record(_ event: String, attributes: [String: String] = [:]) {
+        _ = store.append(event: event, attributes: attributes, timestamp: clock())
+        if store.count >= batchSize { upload(onlyFullBatches: true) }
+    }
+
+    /// Uploads everything waiting, in batches of at most `batchSize` (at app start).
+    public func uploadPending() {
+        upload(onlyFullBatches: false)
+    }
+
+    private func upload(onlyFullBatches: Bool) {
+        let batch: [OperationLogEntry]? = {
+            lock.lock(); defer { lock.unlock() }
+            guard !isUploading else { return nil }
+            let waiting = store.oldest(batchSize)
+            guard !waiting.isEmpty, !onlyFullBatches || waiting.count == batchSize else { return nil }
+            isUploading = true
+            return waiting
+        }()
+        guard let batch else { return }
+        uploader.upload(batch) { [self] succeeded in
+            lock.lock()
+            if succeeded { store.remove(Set(batch.map(\.sequence))) }
+            isUploading = false
+            lock.unlock()
+            if succeeded { upload(onlyFullBatches: onlyFullBatches) }
+        }
+    }
+}
+
+/// An `OperationLogStore` in memory (entries do not survive a restart).
+public final class InMemoryOperationLogStore: OperationLogStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [OperationLogEntry] = []
+    private var nextSequence: Int64 = 1
+
+    /// An empty store.
+    public init() {}
+
+    public func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry {
+        lock.lock(); defer { lock.unlock() }
+        let entry = OperationLogEntry(sequence: nextSequence, event: event, attributes: attributes, timestamp: timestamp)
+        nextSequence += 1
+        entries.append(entry)
+        return entry
+    }
+
+    public func oldest(_ limit: Int) -> [OperationLogEntry] {
+        lock.lock(); defer { lock.unlock() }
+        return Array(entries.prefix(limit))
+    }
+
+    public func remove(_ sequences: Set<Int64>) {
+        lock.lock(); defer { lock.unlock() }
+        entries.removeAll { sequences.contains($0.sequence) }
+    }
+
+    public var count: Int {
+        lock.lock(); defer { lock.unlock() }
+        return entries.count
+    }
+}

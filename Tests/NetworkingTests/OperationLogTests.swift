@@ -1,0 +1,103 @@
+import Foundation
+import Networking
+import Testing
+
+@Suite struct OperationLogTests {
+    final class ScriptedUploader: OperationLogUploader, @unchecked Sendable {
+        private let lock = NSLock()
+        private var batches: [[OperationLogEntry]] = []
+        var succeeds = true
+        var holds = false
+        private var held: [@Sendable (Bool) -> Void] = []
+
+        var uploaded: [[Int64]] { lock.lock(); defer { lock.unlock() }; return batches.map { $0.map(\.sequence) } }
+
+        func upload(_ batch: [OperationLogEntry], completion: @escaping @Sendable (Bool) -> Void) {
+            lock.lock()
+            batches.append(batch)
+            if holds { held.append(completion); lock.unlock(); return }
+            let result = succeeds
+            lock.unlock()
+            completion(result)
+        }
+
+        func release(_ result: Bool) {
+            lock.lock(); let waiting = held; held = []; lock.unlock()
+            waiting.forEach { $0(result) }
+        }
+    }
+
+    @Test func uploadsInBatchesOfThirty() {
+        let store = InMemoryOperationLogStore()
+        let uploader = ScriptedUploader()
+        let logger = OperationLogger(store: store, uploader: uploader)
+        for index in 1...65 { logger.record("page_view", attributes: ["page": "\(index)"]) }
+        #expect(uploader.uploaded.map(\.count) == [30, 30])
+        #expect(uploader.uploaded[1].first == 31)
+        #expect(store.count == 5)
+    }
+
+    @Test func leftoversGoAtTheNextStart() {
+        let store = InMemoryOperationLogStore()
+        let uploader = ScriptedUploader()
+        do {
+            let logger = OperationLogger(store: store, uploader: uploader)
+            for _ in 1...7 { logger.record("tap") }
+        }
+        #expect(uploader.uploaded.isEmpty)
+        let nextLaunch = OperationLogger(store: store, uploader: uploader)
+        nextLaunch.uploadPending()
+        #expect(uploader.uploaded == [Array(1...7)])
+        #expect(store.count == 0)
+    }
+
+    @Test func aFailedUploadLosesNothing() {
+        let store = InMemoryOperationLogStore()
+        let uploader = ScriptedUploader()
+        uploader.succeeds = false
+        let logger = OperationLogger(store: store, uploader: uploader)
+        for _ in 1...30 { logger.record("tap") }
+        #expect(uploader.uploaded.count == 1)
+        #expect(store.count == 30)
+        uploader.succeeds = true
+        logger.uploadPending()
+        #expect(store.count == 0)
+        #expect(uploader.uploaded.last == Array(1...30))
+    }
+
+    @Test func oneUploadAtATimeAndNothingRecordedMeanwhileIsLost() {
+        let store = InMemoryOperationLogStore()
+        let uploader = ScriptedUploader()
+        uploader.holds = true
+        let logger = OperationLogger(store: store, uploader: uploader)
+        for _ in 1...45 { logger.record("tap") }
+        #expect(uploader.uploaded.count == 1)
+        uploader.release(true)
+        #expect(store.count == 15)
+        logger.uploadPending()
+        uploader.release(true)
+        #expect(store.count == 0)
+        #expect(uploader.uploaded.map(\.count) == [30, 15])
+    }
+}
+
+@Suite struct ReachabilityTests {
+    @Test func observersHearChangesOnlyAndStopWhenCancelled() {
+        let reachability = NetworkReachability()
+        let heard = Counter()
+        let offline = Counter()
+        let observation = reachability.observe { reachable in
+            _ = heard.next()
+            if !reachable { _ = offline.next() }
+        }
+        reachability.update(isReachable: true)
+        reachability.update(isReachable: false)
+        reachability.update(isReachable: false)
+        #expect(heard.current == 1)
+        #expect(offline.current == 1)
+        observation.cancel()
+        reachability.update(isReachable: true)
+        #expect(heard.current == 1)
+        #expect(reachability.isReachable)
+    }
+}
