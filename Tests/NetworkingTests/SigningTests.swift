@@ -62,9 +62,14 @@ import Testing
     }
 
     @Test func malformedInputThrowsAClearError() {
-        for text in ["", "{", "[1 2]", "{\"a\":}", "nul", "\u{0}"] {
+        for text in ["", "{", "[1 2]", "[1,]", "{\"a\":1,}", "01", "1.", "\"\\ud800\"", "[" + String(repeating: "[", count: 600), "{\"a\":}", "nul", "\u{0}"] {
             #expect(throws: JSONParseError.self) { try JSONValue(parsing: Data(text.utf8)) }
         }
+    }
+
+    @Test func escapesAndUnicodeParse() throws {
+        let value = try JSONValue(parsing: Data(#"["a\"b\\c\n", "\u00e9\ud83d\ude00", "中文", -1.5e3, 0]"#.utf8))
+        #expect(value == ["a\"b\\c\n", "é😀", "中文", -1500, 0])
     }
 
     @Test func encodingIsCanonicalAndRoundTrips() throws {

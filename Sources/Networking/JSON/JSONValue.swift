@@ -3,31 +3,13 @@ import Foundation
 /// Raw API data as it came off the wire: the manager keeps it, reformers read it.
 ///
 /// No model types are built for responses; a reformer turns this into what a view needs.
-public enum JSONValue: Sendable, Hashable, Decodable {
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-
-    /// Decodes any JSON value.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let flag = try? container.decode(Bool.self) {
-            self = .bool(flag)
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let text = try? container.decode(String.self) {
-            self = .string(text)
-        } else if let elements = try? container.decode([JSONValue].self) {
-            self = .array(elements)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
 
     /// The value under `key` of an object, or nil.
     public subscript(key: String) -> JSONValue? {
@@ -86,13 +68,9 @@ public struct JSONParseError: Error, Sendable, CustomStringConvertible {
 }
 
 extension JSONValue {
-    /// Parses `data` (any JSON text, including a bare scalar).
+    /// Parses `data` (any JSON text, including a bare scalar), strictly.
     public init(parsing data: Data) throws {
-        do {
-            self = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw JSONParseError(description: "malformed JSON (\(data.count) bytes)")
-        }
+        self = try JSONParser.parse(data)
     }
 
     /// Compact JSON text with sorted keys, so equal values encode to equal bytes.
