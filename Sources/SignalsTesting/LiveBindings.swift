@@ -5,8 +5,8 @@ import Signals
 ///
 /// Use it after tearing a screen down to prove its controller let go of everything.
 /// The search follows stored properties (of classes, structs, enums, optionals and
-/// collections) but does not look inside signals, properties and actions, whose
-/// observers belong to whoever observes them.
+/// collections) but does not look inside the library's own objects (signals, inputs,
+/// properties, actions, schedulers), whose observers belong to whoever observes them.
 ///
 /// ```swift
 /// controller.close()
@@ -48,11 +48,9 @@ private func search(_ value: Any, path: String, depth: Int, visited: inout Set<O
     if mirror.displayStyle == .class {
         let object = value as AnyObject
         guard visited.insert(ObjectIdentifier(object)).inserted else { return }
-        let name = String(describing: type(of: object))
-        if name.hasPrefix("Signal<") || name.hasPrefix("Property<") || name.hasPrefix("MutableProperty<")
-            || name.hasPrefix("Action<") || name.hasPrefix("Input<") || name.contains("Scheduler") {
-            return
-        }
+        // The library's own objects hold other people's observers, not this object's
+        // bindings: do not look inside them.
+        if String(reflecting: type(of: object)).hasPrefix("Signals.") { return }
     }
     var current: Mirror? = mirror
     while let level = current {

@@ -37,17 +37,16 @@ import Testing
     }
 
     @Test func latencyBeyondTheTimeoutIsATimeoutThroughTheEngine() {
-        let transport = InProcessTransport(latency: .milliseconds(400)) { _ in .json(["items": []]) }
+        let transport = InProcessTransport(latency: .seconds(3)) { _ in .json(["items": []]) }
         let queue = DispatchQueue(label: "in-process.timeout")
         let engine = APIEngine(services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "http://x")!)]),
                                transport: transport, callbackQueue: queue, timeout: .milliseconds(50))
         let manager = APIManager(ListAPI(), engine: engine)
-        let delegate = RecordingDelegate()
+        let delegate = URLSessionTransportTests.WaitingDelegate()
         manager.delegate = delegate
         manager.loadData()
-        Thread.sleep(forTimeInterval: 0.6)
-        queue.sync {}
-        #expect(delegate.kinds == [.timeout])
+        #expect(delegate.wait(seconds: 10))
+        #expect(delegate.recorder.kinds == [.timeout])
     }
 }
 

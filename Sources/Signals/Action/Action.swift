@@ -26,8 +26,6 @@ public final class Action<Input, Output>: @unchecked Sendable {
     private let work: (Input, @escaping (Result<Output, any Error>) -> Void) -> Void
     private let valuesInput: Signal<Output>.Input
     private let errorsInput: Signal<any Error>.Input
-    private let lock = SpinLock()
-    private var isRunning = false
 
     /// Creates an action that runs `execute`, which must call its completion exactly once
     /// (later calls are ignored), from any thread.
@@ -47,23 +45,16 @@ public final class Action<Input, Output>: @unchecked Sendable {
     /// already executing.
     @discardableResult
     public func apply(_ input: Input) -> Bool {
-        let allowed = isAllowed.value
-        let started: Bool = lock.withLock {
-            guard allowed, !isRunning else { return false }
-            isRunning = true
-            return true
-        }
-        guard started else { return false }
-        executing.value = true
+        // `executing` is the gate: testing and setting it is one step under the properties'
+        // lock, so two threads cannot both start, and a run that ends turns it false
+        // before anyone can start the next, whose `true` therefore always lands last.
+        guard isAllowed.value, executing.update({ running in running ? nil : true }) else { return false }
         let finish = Once<Result<Output, any Error>> { [self] result in
             switch result {
             case .success(let output): valuesInput.send(output)
             case .failure(let error): errorsInput.send(error)
             }
-            // `isExecuting` turns false before a new run may start, so a new run's `true`
-            // always lands after it.
             executing.value = false
-            lock.withLock { isRunning = false }
         }
         work(input, finish.run)
         return true

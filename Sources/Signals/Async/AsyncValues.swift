@@ -22,10 +22,10 @@ extension Property where Value: Sendable {
     /// property completes (when a `MutableProperty` is freed).
     public var values: AsyncStream<Value> {
         AsyncStream { continuation in
-            let observation = node.core.add(ClosureObserver(
+            let observation = node.core.addObservingCommitted(ClosureObserver(
                 onValue: { if case .changed(let value) = $0 { continuation.yield(value) } },
                 onCompleted: { continuation.finish() }
-            ), initial: node.initialChange)
+            ))
             continuation.onTermination = { _ in observation.dispose() }
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 precedencegroup BindingPrecedence {
     associativity: right
     higherThan: AssignmentPrecedence
@@ -29,7 +31,7 @@ extension Property {
             guard let target else { return observer.dispose() }
             update(target, value)
         }
-        return node.core.add(observer, initial: node.initialChange)
+        return node.core.addObservingCommitted(observer)
     }
 
     /// Binds one field of a struct view model: `update` gets the field's current value,
@@ -80,43 +82,40 @@ extension MutableProperty {
 
     /// Keeps `left` and `right` equal: `left` takes `right`'s value now, then a change of
     /// either is copied to the other exactly once. The copy is never echoed back, so the
-    /// binding cannot loop. Holds both properties weakly.
+    /// binding cannot loop; when both sides are set at once from different threads, they
+    /// settle on the same value. Holds both properties weakly.
     @discardableResult
     public static func <~> (left: MutableProperty<Value>, right: MutableProperty<Value>) -> Disposable {
         let echoes = EchoCounter()
         let fromLeft = left.signal.bind(to: right) { right, value in
-            guard !echoes.consume(.left) else { return }
-            echoes.expect(.right)
-            right.value = value
+            echoes.copy(from: .left) { right.value = value }
         }
         let fromRight = right.bind(to: left) { left, value in
-            guard !echoes.consume(.right) else { return }
-            echoes.expect(.left)
-            left.value = value
+            echoes.copy(from: .right) { left.value = value }
         }
         return CompositeDisposable([fromLeft, fromRight])
     }
 }
 
 /// Counts the changes a two-way binding made itself, so it can ignore their echoes.
+///
+/// Each copy (deciding, counting and setting) runs under one recursive lock, so copies
+/// made from different threads cannot pass each other and leave the sides different;
+/// the recursion allows the synchronous echo on the same thread.
 private final class EchoCounter: @unchecked Sendable {
     enum Side { case left, right }
-    private let lock = SpinLock()
+    private let lock = NSRecursiveLock()
     private var left = 0
     private var right = 0
 
-    func expect(_ side: Side) {
-        lock.withLock {
-            if side == .left { left += 1 } else { right += 1 }
-        }
-    }
-
-    /// True when a change on `side` is the echo of one the binding made.
-    func consume(_ side: Side) -> Bool {
-        lock.withLock {
-            if side == .left, left > 0 { left -= 1; return true }
-            if side == .right, right > 0 { right -= 1; return true }
-            return false
-        }
+    /// Runs `set` (which changes the other side) unless this change of `side` is the
+    /// echo of a copy the binding made.
+    func copy(from side: Side, _ set: () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        if side == .left, left > 0 { left -= 1; return }
+        if side == .right, right > 0 { right -= 1; return }
+        if side == .left { right += 1 } else { left += 1 }
+        set()
     }
 }

@@ -11,13 +11,6 @@ enum Change<Value> {
     case unchanged
 }
 
-/// The last value a property delivered, shared with its core's emit hook.
-@usableFromInline
-final class DeliveredValue<Value>: @unchecked Sendable {
-    @usableFromInline @exclusivity(unchecked) var value: Value
-    @usableFromInline init(_ value: Value) { self.value = value }
-}
-
 /// The shared machinery of a property: how to read its value and where its changes go.
 @usableFromInline
 final class PropertyNode<Value>: @unchecked Sendable {
@@ -26,24 +19,14 @@ final class PropertyNode<Value>: @unchecked Sendable {
     private let lock = SpinLock()
     private var changes: Signal<Value>?
 
-    /// The value last delivered; touched only inside the core's serialized sections.
-    @usableFromInline let delivered: DeliveredValue<Value>
-
     init(core: SignalCore<Change<Value>> = SignalCore(), read: @escaping () -> Value) {
         self.core = core
         self.read = read
-        let delivered = DeliveredValue(read())
-        self.delivered = delivered
-        core.willEmit = { change in
-            if case .changed(let value) = change { delivered.value = value }
+        core.committed = .changed(read())
+        core.carriesValue = { change in
+            if case .changed = change { return true }
+            return false
         }
-    }
-
-    /// The first event for a new observer: the value as of its place in the delivery
-    /// order, so it is followed by exactly the changes it has not seen.
-    @inlinable
-    var initialChange: () -> Change<Value> {
-        { [delivered] in .changed(delivered.value) }
     }
 
     /// The signal of later changes, made on first use.
@@ -61,8 +44,10 @@ final class PropertyNode<Value>: @unchecked Sendable {
     /// Registers an observer that gets the current value first, then every change.
     @inlinable
     func observe(_ action: @escaping (Value) -> Void) -> Observer<Change<Value>> {
-        core.add(ClosureObserver(onValue: { if case .changed(let value) = $0 { action(value) } }, onCompleted: nil),
-                 initial: initialChange)
+        core.addObservingCommitted(ClosureObserver(
+            onValue: { if case .changed(let value) = $0 { action(value) } },
+            onCompleted: nil
+        ))
     }
 }
 
@@ -117,9 +102,10 @@ public class Property<Value>: @unchecked Sendable {
 
     /// Calls `action` with the current value at once, then with every change.
     ///
-    /// If the property is delivering a change at this moment (on another thread, or
-    /// because this is called from one of its observers), the current value is queued
-    /// behind that delivery, so `action` always sees values in order.
+    /// The current value is delivered on the calling thread before `action` is
+    /// registered, so it never waits for a delivery in progress (nor makes one wait); a
+    /// change made meanwhile, even by `action` itself, is not missed: `action` then gets the
+    /// newer value before it is registered. Values always arrive in order.
     @inlinable @discardableResult
     public func observe(_ action: @escaping (Value) -> Void) -> Disposable {
         node.observe(action)
@@ -161,6 +147,19 @@ public final class MutableProperty<Value>: Property<Value>, @unchecked Sendable 
                 storage.value = newValue
                 return (.invalidate, .changed(newValue))
             }
+        }
+    }
+
+    /// Atomically replaces the value with `transform(value)` unless it returns nil, and
+    /// tells whether it did. `transform` runs under the property's lock: it must not touch
+    /// any property.
+    @discardableResult
+    func update(_ transform: (Value) -> Value?) -> Bool {
+        let storage = self.storage
+        return node.core.send {
+            guard let newValue = transform(storage.value) else { return nil }
+            storage.value = newValue
+            return (.invalidate, .changed(newValue))
         }
     }
 }

@@ -8,9 +8,9 @@ extension Property {
         let output = derived.core
         source.core.forward(to: output, value: { change in
             switch change {
-            case .invalidate: output.send(.invalidate)
-            case .changed(let value): output.send(.changed(transform(value)))
-            case .unchanged: output.send(.unchanged)
+            case .invalidate: output.send(.invalidate, committing: true)
+            case .changed(let value): output.send(.changed(transform(value)), committing: true)
+            case .unchanged: output.send(.unchanged, committing: true)
             }
         })
         return Property<Output>(node: derived, sources: [self])
@@ -26,16 +26,16 @@ extension Property {
         source.core.forward(to: output, value: { change in
             switch change {
             case .invalidate:
-                output.send(.invalidate)
+                output.send(.invalidate, committing: true)
             case .changed(let value):
                 if isEquivalent(last.value, value) {
-                    output.send(.unchanged)
+                    output.send(.unchanged, committing: true)
                 } else {
                     last.value = value
-                    output.send(.changed(value))
+                    output.send(.changed(value), committing: true)
                 }
             case .unchanged:
-                output.send(.unchanged)
+                output.send(.unchanged, committing: true)
             }
         })
         return Property(node: derived, sources: [self])
@@ -102,12 +102,16 @@ struct CombineState<First, Second> {
             if completions == 2 { output.emitCompleted() }
             return
         }
-        guard unsettled > 0 else { return }
-        unsettled -= 1
         if unsettled == 0 {
-            let change: Change<(First, Second)> = isChanged ? .changed(latest) : .unchanged
-            isChanged = false
-            output.emit(change)
+            // A change without its invalidation (an input attached mid-change): treat it
+            // as a change of its own.
+            output.emit(.invalidate)
+        } else {
+            unsettled -= 1
+            guard unsettled == 0 else { return }
         }
+        let change: Change<(First, Second)> = isChanged ? .changed(latest) : .unchanged
+        isChanged = false
+        output.emitCommitting(change)
     }
 }

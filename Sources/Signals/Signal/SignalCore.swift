@@ -38,8 +38,12 @@ final class SignalCore<Value>: @unchecked Sendable {
 
     /// A value handed to each new observer before anything else (`prefix(value:)`).
     @usableFromInline @exclusivity(unchecked) var prefix: Value?
-    /// Sees every value just before it is delivered; set before the core is shared.
-    @usableFromInline @exclusivity(unchecked) var willEmit: ((Value) -> Void)?
+    /// For a property core: which events carry a value. Each one sent is "committed": it
+    /// becomes `committed` and bumps `commitCount`, under the lock, in sending order.
+    @usableFromInline @exclusivity(unchecked) var carriesValue: ((Value) -> Bool)?
+    /// The last committed value event (a property's current value, as delivered in order).
+    @usableFromInline @exclusivity(unchecked) var committed: Value?
+    @usableFromInline @exclusivity(unchecked) var commitCount = 0
 
     @usableFromInline init() {}
 
@@ -83,6 +87,41 @@ final class SignalCore<Value>: @unchecked Sendable {
         if !observer.isDisposed { observer.receive(initial()) }
         leave()
         return observer
+    }
+
+    /// Registers `observer` on a property core: it first gets the committed (current)
+    /// value, on the calling thread and before it is registered, so the core is never busy
+    /// on its account; if a change was committed meanwhile, it gets the newer value
+    /// instead of missing it. Then it gets every change committed after registration.
+    @inlinable @discardableResult
+    func addObservingCommitted(_ observer: Observer<Value>) -> Observer<Value> {
+        while true {
+            lock.lock()
+            let value = committed
+            let version = commitCount
+            let terminated = isTerminating
+            lock.unlock()
+            if let value, !observer.isDisposed { observer.receive(value) }
+            if terminated {
+                if observer.claimDisposal() {
+                    observer.complete()
+                    observer.clear()
+                }
+                return observer
+            }
+            lock.lock()
+            guard commitCount == version, !isTerminating else {
+                lock.unlock()
+                continue
+            }
+            if !observer.isDisposed {
+                observers.append(observer)
+                observersVersion &+= 1
+                observer.core = self
+            }
+            lock.unlock()
+            return observer
+        }
     }
 
     /// Removes a disposed observer; it is cleared and released now, or when the delivery
@@ -146,11 +185,11 @@ final class SignalCore<Value>: @unchecked Sendable {
     }
 
     /// Subscribes `output` to this core: `output` stops listening when it detaches or completes.
-    @inlinable
     ///
     /// A prefix of this core reaches `value` at once, as the first value, unless
     /// `carryingPrefix` is given: then `carryingPrefix(prefix)` may set `output`'s own
     /// prefix instead, so every observer of `output` gets it (mapping operators do this).
+    @inlinable
     func forward<Output>(
         to output: SignalCore<Output>,
         value: @escaping (Value) -> Void,
@@ -170,25 +209,39 @@ final class SignalCore<Value>: @unchecked Sendable {
 
     // MARK: - Sending
 
-    /// Sends `value` to every current observer.
+    /// Sends `value` to every current observer; a property core passes `committing`, so
+    /// a value it carries becomes the committed (current) value.
     @inlinable
-    func send(_ value: Value) {
+    func send(_ value: Value, committing: Bool = false) {
         lock.lock()
         if isTerminating {
             lock.unlock()
             return
         }
+        let replacedValue = committing ? commit(value) : nil
         if isDelivering {
             enqueue(value)
             lock.unlock()
+            withExtendedLifetime(replacedValue) {}
             return
         }
         isDelivering = true
         let replaced = takeSnapshot()
         lock.unlock()
-        withExtendedLifetime(replaced) {}
+        withExtendedLifetime((replaced, replacedValue)) {}
         emit(value)
         leave()
+    }
+
+    /// Records `value` as committed if it carries a property value. Called with the lock
+    /// held; returns the value it replaced, for the caller to release after unlocking.
+    @inlinable
+    func commit(_ value: Value) -> Value? {
+        guard let carriesValue, carriesValue(value) else { return nil }
+        var previous: Value? = value
+        swap(&previous, &committed)
+        commitCount &+= 1
+        return previous
     }
 
     /// Queues `value` behind the delivery in progress. Called with the lock held.
@@ -197,31 +250,34 @@ final class SignalCore<Value>: @unchecked Sendable {
         pending.append(Pending(work: { [self] in emit(value) }, observers: observers))
     }
 
-    /// Sends the two events `make` returns, computed while holding the lock so that state
-    /// stored by `make` and the order of deliveries agree.
-    @inlinable
-    func send(_ make: () -> (Value, Value)) {
+    /// Sends the two events `make` returns (a property's `invalidate` and `changed`),
+    /// computed while holding the lock so that the state `make` stores and the order of
+    /// deliveries agree. `make` returning nil sends nothing; the result says whether it sent.
+    @inlinable @discardableResult
+    func send(_ make: () -> (Value, Value)?) -> Bool {
         lock.lock()
-        if isTerminating {
+        guard !isTerminating, let (first, second) = make() else {
             lock.unlock()
-            return
+            return false
         }
-        let (first, second) = make()
+        let replacedValue = (commit(first), commit(second))
         if isDelivering {
             pending.append(Pending(work: { [self] in
                 emit(first)
                 emit(second)
             }, observers: observers))
             lock.unlock()
-            return
+            withExtendedLifetime(replacedValue) {}
+            return true
         }
         isDelivering = true
         let replaced = takeSnapshot()
         lock.unlock()
-        withExtendedLifetime(replaced) {}
+        withExtendedLifetime((replaced, replacedValue)) {}
         emit(first)
         emit(second)
         leave()
+        return true
     }
 
     /// Completes: observers get `onCompleted` once, then are released; later sends are dropped.
@@ -282,36 +338,46 @@ final class SignalCore<Value>: @unchecked Sendable {
         return previous
     }
 
+    /// Commits `value` and delivers it to the observers registered at that moment: for a
+    /// property core that combines several inputs inside its serialized section.
+    @inlinable
+    func emitCommitting(_ value: Value) {
+        lock.lock()
+        let replacedValue = commit(value)
+        let replaced = takeSnapshot()
+        lock.unlock()
+        withExtendedLifetime((replaced, replacedValue)) {}
+        emit(value)
+    }
+
     /// Delivers `value` to the observers registered when the current work was sent.
     @inlinable
     func emit(_ value: Value) {
         guard !isFinished else { return }
-        willEmit?(value)
         for observer in snapshot where !observer.isDisposed {
             observer.receive(value)
         }
     }
 
-    /// Delivers completion, then releases every observer and the upstream subscriptions.
+    /// Delivers completion to every registered observer (also those registered after the
+    /// completion was queued), then releases them and the upstream subscriptions.
     @inlinable
     func emitCompleted() {
         guard !isFinished else { return }
         isFinished = true
-        for observer in snapshot where !observer.isDisposed {
-            observer.complete()
-        }
         lock.lock()
         isTerminating = true
-        let finished = observers
-        observers = []
+        var finished: ContiguousArray<Observer<Value>> = []
+        swap(&finished, &observers)
         observersVersion &+= 1
         snapshotVersion = -1
         isDetached = true
-        let sources = upstreams
-        upstreams = []
+        var sources: ContiguousArray<Disposable> = []
+        swap(&sources, &upstreams)
         lock.unlock()
         for observer in finished where observer.claimDisposal() {
             observer.core = nil
+            observer.complete()
             observer.clear()
         }
         var delivered: ContiguousArray<Observer<Value>> = []
@@ -320,10 +386,28 @@ final class SignalCore<Value>: @unchecked Sendable {
         sources.forEach { $0.dispose() }
     }
 
+    /// Runs queued work until none is left, then ends the delivery. Observers removed
+    /// along the way are cleared between work items, and processed work is let go in
+    /// chunks, so a long burst holds on to nothing it has finished with.
     @inlinable
     func leave() {
         while true {
             lock.lock()
+            if pendingHead == 0, pending.isEmpty, retired.isEmpty {
+                // The common case: nothing was queued or removed during the delivery.
+                isDelivering = false
+                lock.unlock()
+                return
+            }
+            var finishedWork: ContiguousArray<Pending> = []
+            if pendingHead >= 64, pendingHead * 2 >= pending.count {
+                var rest = ContiguousArray(pending[pendingHead...])
+                swap(&rest, &pending)
+                swap(&finishedWork, &rest)
+                pendingHead = 0
+            }
+            var removed: ContiguousArray<Observer<Value>> = []
+            swap(&removed, &retired)
             if pendingHead < pending.count {
                 let next = pending[pendingHead]
                 pendingHead += 1
@@ -331,27 +415,26 @@ final class SignalCore<Value>: @unchecked Sendable {
                 swap(&previous, &snapshot)
                 snapshotVersion = -1
                 lock.unlock()
-                withExtendedLifetime(previous) {}
+                for observer in removed { observer.clear() }
+                withExtendedLifetime((previous, removed, finishedWork)) {}
                 next.work()
                 continue
             }
             isDelivering = false
-            if pendingHead == 0 && retired.isEmpty {
+            if pendingHead == 0 && removed.isEmpty && finishedWork.isEmpty {
                 lock.unlock()
                 return
             }
             // Observers removed during the delivery are still in the snapshot: drop it so
             // they are freed now, not at the next delivery.
-            var done = (pending: ContiguousArray<Pending>(), retired: ContiguousArray<Observer<Value>>(),
-                        snapshot: ContiguousArray<Observer<Value>>())
+            var done = (pending: ContiguousArray<Pending>(), snapshot: ContiguousArray<Observer<Value>>())
             swap(&done.pending, &pending)
-            swap(&done.retired, &retired)
-            swap(&done.snapshot, &snapshot)
+            if !removed.isEmpty { swap(&done.snapshot, &snapshot) }
             snapshotVersion = -1
             pendingHead = 0
             lock.unlock()
-            for observer in done.retired { observer.clear() }
-            withExtendedLifetime(done) {}
+            for observer in removed { observer.clear() }
+            withExtendedLifetime((done, removed, finishedWork)) {}
             return
         }
     }
