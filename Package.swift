@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
         .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "Persistence", targets: ["Persistence"]),
         .executable(name: "homes", targets: ["App"]),
         .executable(name: "signals-bench", targets: ["SignalsBenchmark"]),
         .executable(name: "networking-bench", targets: ["NetworkingBenchmark"]),
@@ -18,11 +19,15 @@ let package = Package(
         .target(name: "Networking"),
         .target(name: "HTTPServer", dependencies: ["Networking"]),
         .executableTarget(name: "NetworkingBenchmark", dependencies: ["Networking"]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "Persistence", dependencies: ["CSQLite", "Signals"]),
         .executableTarget(name: "App", dependencies: ["Signals"]),
         .target(name: "AllocationCounter"),
         .executableTarget(name: "SignalsBenchmark", dependencies: ["Signals", "AllocationCounter"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Signals", "SignalsTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

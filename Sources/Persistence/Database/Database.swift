@@ -1,0 +1,389 @@
+import CSQLite
+import Foundation
+import Signals
+
+/// How a transaction takes its locks.
+public enum TransactionKind: String, Sendable {
+    /// Takes locks when the first statement needs them.
+    case deferred = "DEFERRED"
+    /// Takes the write lock at once.
+    case immediate = "IMMEDIATE"
+    /// Takes the write lock at once and keeps readers of other connections out.
+    case exclusive = "EXCLUSIVE"
+}
+
+/// What a statement did.
+public struct Execution: Sendable, Equatable {
+    /// The rowid of the last row inserted by this connection.
+    public let lastInsertRowID: Int64
+    /// The rows the statement inserted, updated or deleted.
+    public let changes: Int
+}
+
+/// The rows of a table that one committed change touched.
+public struct TableChange: Sendable, Equatable {
+    /// The table.
+    public let table: String
+    /// Rowids inserted.
+    public var inserted: [Int64] = []
+    /// Rowids updated.
+    public var updated: [Int64] = []
+    /// Rowids deleted.
+    public var deleted: [Int64] = []
+    /// Whether the table was truncated.
+    public var truncated = false
+
+    /// An empty change of `table`.
+    public init(table: String) {
+        self.table = table
+    }
+}
+
+/// One SQLite database file behind one serialized connection, opened on first use.
+///
+/// Safe from any thread: every use of the connection is serialized (a transaction holds
+/// it for its whole body, so other threads wait). Get one per file from `DatabasePool`.
+/// Values are always bound (`sqlite3_bind_*`), never spliced into SQL.
+///
+/// ```swift
+/// let database = DatabasePool.shared.database(at: "/tmp/homes.sqlite")
+/// try database.execute("CREATE TABLE IF NOT EXISTS note (id INTEGER PRIMARY KEY, text TEXT)")
+/// try database.execute("INSERT INTO note (text) VALUES (?)", ["it's \"quoted\"; DROP TABLE note"])
+/// let rows = try database.fetch("SELECT text FROM note WHERE id = :id", named: ["id": 1])
+/// ```
+public final class Database: @unchecked Sendable {
+    /// The file path.
+    public let path: String
+    private let lock = NSRecursiveLock()
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+    private var transactionDepth = 0
+    private var preparedTables: Set<String> = []
+    private var pendingChanges: [String: TableChange] = [:]
+    private var observers: [String: (output: Signal<TableChange>, input: Signal<TableChange>.Input)] = [:]
+
+    /// A database at `path`; nothing is opened until first use. Prefer `DatabasePool`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        if let handle { sqlite3_close_v2(handle) }
+    }
+
+    // MARK: - Statements
+
+    /// Runs one statement with positional (`?`) bindings.
+    @discardableResult
+    public func execute(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> Execution {
+        defer { publishChanges() }
+        return try run(sql, positional: bindings, named: nil).execution
+    }
+
+    /// Runs one statement with named (`:name`) bindings.
+    @discardableResult
+    public func execute(_ sql: String, named bindings: [String: SQLiteValue]) throws -> Execution {
+        defer { publishChanges() }
+        return try run(sql, positional: [], named: bindings).execution
+    }
+
+    /// The rows of a query with positional (`?`) bindings.
+    public func fetch(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> [Row] {
+        defer { publishChanges() }
+        return try run(sql, positional: bindings, named: nil).rows
+    }
+
+    /// The rows of a query with named (`:name`) bindings.
+    public func fetch(_ sql: String, named bindings: [String: SQLiteValue]) throws -> [Row] {
+        defer { publishChanges() }
+        return try run(sql, positional: [], named: bindings).rows
+    }
+
+    /// Quotes `identifier` (a table or column name) for SQL, whatever characters it holds.
+    public static func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    /// Nested calls join the outer transaction.
+    public func transaction<Result>(_ kind: TransactionKind = .deferred, _ body: (Database) throws -> Result) throws -> Result {
+        defer { publishChanges() }
+        lock.lock()
+        defer { lock.unlock() }
+        if transactionDepth > 0 {
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            return try body(self)
+        }
+        try run("BEGIN \(kind.rawValue)", positional: [], named: nil)
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        let result: Result
+        do {
+            result = try body(self)
+            try run("COMMIT", positional: [], named: nil)
+        } catch {
+            _ = try? run("ROLLBACK", positional: [], named: nil)
+            pendingChanges = [:]
+            // Tables created inside the transaction are gone again: check them anew.
+            preparedTables = []
+            throw error
+        }
+        return result
+    }
+
+    // MARK: - Observation
+
+    /// The committed changes of `table`, one value per committed statement or transaction.
+    ///
+    /// Values are sent after the commit, on the committing thread; a rolled-back change
+    /// sends nothing. `Table.truncate()` sends `truncated`.
+    public func changes(of table: String) -> Signal<TableChange> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = observers[table] { return existing.output }
+        let pipe = Signal<TableChange>.pipe()
+        observers[table] = pipe
+        return pipe.output
+    }
+
+    /// Records a truncation of `table`, which SQLite's update hook does not report.
+    func noteTruncated(_ table: String) {
+        lock.lock()
+        pendingChanges[table, default: TableChange(table: table)].truncated = true
+        lock.unlock()
+        publishChanges()
+    }
+
+    /// Sends the pending changes to their observers, once no transaction is open. Called
+    /// after the connection is let go, so observers may use the database freely.
+    private func publishChanges() {
+        lock.lock()
+        guard transactionDepth == 0, !pendingChanges.isEmpty else {
+            lock.unlock()
+            return
+        }
+        let changes = pendingChanges
+        pendingChanges = [:]
+        let inputs = changes.keys.sorted().compactMap { table in observers[table].map { (table, $0.input) } }
+        lock.unlock()
+        for (table, input) in inputs {
+            if let change = changes[table] { input.send(change) }
+        }
+    }
+
+    fileprivate func recordChange(operation: Int32, table: String, rowID: Int64) {
+        var change = pendingChanges[table, default: TableChange(table: table)]
+        switch operation {
+        case SQLITE_INSERT: change.inserted.append(rowID)
+        case SQLITE_UPDATE: change.updated.append(rowID)
+        case SQLITE_DELETE: change.deleted.append(rowID)
+        default: break
+        }
+        pendingChanges[table] = change
+    }
+
+    // MARK: - Tables
+
+    /// Runs `prepare` once per table name for this database.
+    func prepareTable(named name: String, _ prepare: () throws -> Void) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !preparedTables.contains(name) else { return }
+        try prepare()
+        preparedTables.insert(name)
+    }
+
+    // MARK: - Connection
+
+    private func connection() throws -> OpaquePointer {
+        if let handle { return handle }
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        guard code == SQLITE_OK, let opened else {
+            let reason = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let opened { sqlite3_close_v2(opened) }
+            throw DatabaseError(.cannotOpen, "cannot open the database at \(path): \(reason)")
+        }
+        sqlite3_busy_timeout(opened, 5_000)
+        sqlite3_extended_result_codes(opened, 0)
+        // Reading the schema proves the file is a database before anything is written.
+        do {
+            try Self.check(sqlite3_exec(opened, "SELECT count(*) FROM sqlite_master", nil, nil, nil), opened,
+                           context: "\(path) is not a usable SQLite database")
+            if sqlite3_db_readonly(opened, "main") == 0 {
+                try Self.check(sqlite3_exec(opened, "PRAGMA journal_mode=WAL", nil, nil, nil), opened,
+                               context: "cannot use write-ahead logging for \(path)")
+            }
+            try Self.check(sqlite3_exec(opened, "PRAGMA foreign_keys=ON", nil, nil, nil), opened, context: path)
+        } catch {
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_update_hook(opened, { context, operation, _, table, rowID in
+            guard let context, let table else { return }
+            let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+            database.recordChange(operation: operation, table: String(cString: table), rowID: rowID)
+        }, context)
+        handle = opened
+        return opened
+    }
+
+    private static func check(_ code: Int32, _ handle: OpaquePointer?, context: String) throws {
+        guard code != SQLITE_OK && code != SQLITE_ROW && code != SQLITE_DONE else { return }
+        throw error(code: code, handle: handle, context: context)
+    }
+
+    static func error(code: Int32, handle: OpaquePointer?, context: String) -> DatabaseError {
+        let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+        let primary = code & 0xff
+        let kind: DatabaseError.Kind
+        switch primary {
+        case SQLITE_CONSTRAINT: kind = .constraint
+        case SQLITE_NOTADB, SQLITE_CORRUPT: kind = .notADatabase
+        case SQLITE_READONLY: kind = .readOnly
+        case SQLITE_BUSY, SQLITE_LOCKED: kind = .busy
+        case SQLITE_CANTOPEN: kind = .cannotOpen
+        default: kind = .sqlite(code: primary)
+        }
+        return DatabaseError(kind, "\(context): \(reason)")
+    }
+
+    @discardableResult
+    private func run(
+        _ sql: String,
+        positional: [SQLiteValue],
+        named: [String: SQLiteValue]?
+    ) throws -> (rows: [Row], execution: Execution) {
+        lock.lock()
+        defer { lock.unlock() }
+        let handle = try connection()
+        let statement = try prepared(sql, handle)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        try bind(positional: positional, named: named, to: statement, sql: sql)
+        var rows: [Row] = []
+        let columnCount = sqlite3_column_count(statement)
+        var names: [String] = []
+        for index in 0..<columnCount { names.append(String(cString: sqlite3_column_name(statement, index))) }
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                if transactionDepth == 0 { pendingChanges = [:] }
+                throw Self.error(code: code, handle: handle, context: "cannot run \(Self.abbreviate(sql))")
+            }
+            var row: Row = [:]
+            for index in 0..<columnCount { row[names[Int(index)]] = Self.value(of: statement, at: index) }
+            rows.append(row)
+        }
+        let execution = Execution(lastInsertRowID: sqlite3_last_insert_rowid(handle),
+                                  changes: Int(sqlite3_changes(handle)))
+        return (rows, execution)
+    }
+
+    private func prepared(_ sql: String, _ handle: OpaquePointer) throws -> OpaquePointer {
+        if let cached = statements[sql] { return cached }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw Self.error(code: code, handle: handle, context: "cannot prepare \(Self.abbreviate(sql))")
+        }
+        if statements.count >= 64, let victim = statements.first {
+            sqlite3_finalize(victim.value)
+            statements[victim.key] = nil
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(positional: [SQLiteValue], named: [String: SQLiteValue]?, to statement: OpaquePointer, sql: String) throws {
+        let expected = Int(sqlite3_bind_parameter_count(statement))
+        if let named {
+            for index in 1...max(1, expected) where index <= expected {
+                guard let rawName = sqlite3_bind_parameter_name(statement, Int32(index)) else {
+                    throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "\(Self.abbreviate(sql)) mixes ? and named parameters")
+                }
+                let name = String(String(cString: rawName).dropFirst())
+                guard let value = named[name] else {
+                    throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "no value for :\(name) in \(Self.abbreviate(sql))")
+                }
+                try bind(value, at: Int32(index), to: statement)
+            }
+        } else {
+            guard positional.count == expected else {
+                throw DatabaseError(.sqlite(code: SQLITE_MISUSE),
+                                    "\(Self.abbreviate(sql)) takes \(expected) values, \(positional.count) given")
+            }
+            for (offset, value) in positional.enumerated() { try bind(value, at: Int32(offset + 1), to: statement) }
+        }
+    }
+
+    private func bind(_ value: SQLiteValue, at index: Int32, to statement: OpaquePointer) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(statement, index)
+        case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
+        case .real(let number): code = sqlite3_bind_double(statement, index, number)
+        case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, csqlite_transient())
+        case .blob(let data):
+            code = data.withUnsafeBytes { bytes in
+                if bytes.count == 0 { return sqlite3_bind_zeroblob(statement, index, 0) }
+                return sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
+            }
+        }
+        guard code == SQLITE_OK else { throw Self.error(code: code, handle: nil, context: "cannot bind value \(index)") }
+    }
+
+    private static func value(of statement: OpaquePointer, at index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
+            return .text(String(cString: text))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default:
+            return .null
+        }
+    }
+
+    private static func abbreviate(_ sql: String) -> String {
+        let flat = sql.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return flat.count > 80 ? String(flat.prefix(77)) + "..." : flat
+    }
+}
+
+/// One `Database` per file, shared: every part of the app that names the same file gets
+/// the same serialized connection.
+public final class DatabasePool: @unchecked Sendable {
+    /// The app-wide pool.
+    public static let shared = DatabasePool()
+
+    private let lock = NSLock()
+    private var databases: [String: Database] = [:]
+
+    /// An empty pool.
+    public init() {}
+
+    /// The database for the file at `path` (created on first use).
+    public func database(at path: String) -> Database {
+        let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = databases[key] { return existing }
+        let database = Database(path: key)
+        databases[key] = database
+        return database
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Anything that can turn itself into a row and back can be stored: a "virtual record".
+///
+/// A record spanning two tables gives each table the columns it owns (`row(for:)` gets
+/// the table) and is rebuilt from the merged row. `Codable` types get both for free.
+public protocol Record {
+    /// The row to store in `table`; columns `table` does not have are left out.
+    func row(for table: any Table) -> Row
+    /// Rebuilds the record from a row (for a record spanning tables, the merged row).
+    init(row: Row) throws
+}
+
+extension Record where Self: Codable {
+    /// The encoded properties that `table` has columns for.
+    public func row(for table: any Table) -> Row {
+        let all = (try? RowEncoder.encode(self)) ?? [:]
+        let columns = Set(table.columns.map(\.name))
+        return all.filter { columns.contains($0.key) }
+    }
+
+    /// Decodes the record from `row`.
+    public init(row: Row) throws {
+        self = try RowDecoder.decode(Self.self, from: row)
+    }
+}
+
+extension Table {
+    /// Inserts `record`'s row for this table; returns its rowid.
+    @discardableResult
+    public func insert(_ record: some Record) throws -> Int64 {
+        try insert(record.row(for: self))
+    }
+
+    /// Inserts or updates `record`'s row by `uniqueKey`; returns its rowid.
+    @discardableResult
+    public func upsert(_ record: some Record, uniqueKey: [String]) throws -> Int64 {
+        try upsert(record.row(for: self), uniqueKey: uniqueKey)
+    }
+
+    /// The records whose rows match `condition` (all rows by default).
+    public func records<R: Record>(
+        _ type: R.Type,
+        where condition: String = "1",
+        _ parameters: [String: SQLiteValue] = [:],
+        orderBy ordering: String? = nil,
+        limit: Int? = nil
+    ) throws -> [R] {
+        try find(where: condition, parameters, orderBy: ordering ?? Database.quote(primaryKey), limit: limit)
+            .map { try R(row: $0) }
+    }
+
+    /// The record whose primary key is `key`, or nil.
+    public func record<R: Record>(_ type: R.Type, primaryKey key: SQLiteValue) throws -> R? {
+        try find(primaryKey: key).map { try R(row: $0) }
+    }
+}

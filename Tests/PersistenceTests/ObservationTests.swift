@@ -1,0 +1,64 @@
+import Foundation
+import Persistence
+import Signals
+import SignalsTesting
+import Testing
+
+@Suite struct ObservationTests {
+    @Test func committedChangesArriveAsSignalValues() throws {
+        let folder = TemporaryFolder()
+        let table = ListingTable(database: folder.database())
+        let recorder = table.changes.record()
+        let id = try table.insert(listing("a", "A"))
+        try table.update(primaryKey: .integer(id), ["title": "A2"])
+        try table.delete(primaryKey: .integer(id))
+        try table.truncate()
+        var expected = [TableChange(table: "listing"), TableChange(table: "listing"), TableChange(table: "listing"),
+                        TableChange(table: "listing")]
+        expected[0].inserted = [id]
+        expected[1].updated = [id]
+        expected[2].deleted = [id]
+        expected[3].truncated = true
+        recorder.assertValues(expected)
+    }
+
+    @Test func aTransactionSendsOneValueAndARollbackNone() throws {
+        struct Boom: Error {}
+        let folder = TemporaryFolder()
+        let table = ListingTable(database: folder.database())
+        let recorder = table.changes.record()
+        try table.insert([listing("a", "A"), listing("b", "B")])
+        _ = try? table.database.transaction { _ in
+            try table.insert(listing("c", "C"))
+            throw Boom()
+        }
+        #expect(recorder.values.count == 1)
+        #expect(recorder.values.first?.inserted.count == 2)
+    }
+
+    @Test func aLogicPropertyStaysInSyncWithStoredRows() throws {
+        let folder = TemporaryFolder()
+        let table = ListingTable(database: folder.database())
+        let count = MutableProperty(try table.count())
+        count <~ table.changes.compactMap { _ in try? table.count() }
+        let recorder = count.record()
+        try table.insert(listing("a", "A"))
+        try table.insert([listing("b", "B"), listing("c", "C")])
+        try table.delete(where: "code = :c", ["c": "a"])
+        recorder.assertValues([0, 1, 3, 2])
+    }
+
+    @Test func observersMayQueryTheDatabase() throws {
+        let folder = TemporaryFolder()
+        let table = ListingTable(database: folder.database())
+        var titles: [String] = []
+        let subscription = table.changes.observe { change in
+            for id in change.inserted {
+                if let title = try? table.find(primaryKey: .integer(id))?["title"]?.stringValue { titles.append(title) }
+            }
+        }
+        try table.insert(listing("a", "Loft"))
+        #expect(titles == ["Loft"])
+        subscription.dispose()
+    }
+}
