@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "homes", targets: ["App"]),
         .executable(name: "signals-bench", targets: ["SignalsBenchmark"]),
         .executable(name: "networking-bench", targets: ["NetworkingBenchmark"]),
+        .executable(name: "persistence-crash-writer", targets: ["PersistenceCrashWriter"]),
     ],
     targets: [
         .target(name: "Signals"),
@@ -22,12 +23,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Persistence", dependencies: ["CSQLite", "Signals"]),
+        .executableTarget(name: "PersistenceCrashWriter", dependencies: ["Persistence"]),
         .executableTarget(name: "App", dependencies: ["Signals"]),
         .target(name: "AllocationCounter"),
         .executableTarget(name: "SignalsBenchmark", dependencies: ["Signals", "AllocationCounter"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer"]),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Signals", "SignalsTesting"]),
+        .testTarget(name: "PersistenceTests",
+                    dependencies: ["Persistence", "Signals", "SignalsTesting", "PersistenceCrashWriter"]),
     ],
     swiftLanguageModes: [.v6]
 )
