@@ -176,14 +176,13 @@ public final class Database: @unchecked Sendable {
     }
 
     fileprivate func recordChange(operation: Int32, table: String, rowID: Int64) {
-        var change = pendingChanges[table, default: TableChange(table: table)]
+        // Mutated in place: copying the change out and back would copy its arrays each time.
         switch operation {
-        case SQLITE_INSERT: change.inserted.append(rowID)
-        case SQLITE_UPDATE: change.updated.append(rowID)
-        case SQLITE_DELETE: change.deleted.append(rowID)
+        case SQLITE_INSERT: pendingChanges[table, default: TableChange(table: table)].inserted.append(rowID)
+        case SQLITE_UPDATE: pendingChanges[table, default: TableChange(table: table)].updated.append(rowID)
+        case SQLITE_DELETE: pendingChanges[table, default: TableChange(table: table)].deleted.append(rowID)
         default: break
         }
-        pendingChanges[table] = change
     }
 
     // MARK: - Tables
