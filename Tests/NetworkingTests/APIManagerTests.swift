@@ -76,10 +76,13 @@ import Testing
             }
         }
         let harness = Harness()
+        let delegate = RecordingDelegate()
         let rentals = APIManager(ListAPI(), engine: harness.engine)
         var other = ListAPI()
         other.methodName = "resale/list"
         let resale = APIManager(other, engine: harness.engine)
+        rentals.delegate = delegate
+        resale.delegate = delegate
         #expect(rentals.fetchData(with: TitleReformer()) == [])
         rentals.loadData()
         harness.transport.respond(json: ["items": [["title": "Loft"], ["title": "Flat"]]])

@@ -40,6 +40,8 @@ import Testing
         var api = ListAPI()
         api.pageSize = 2
         let manager = APIManager(api, engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
         manager.loadData()
         harness.transport.respond(json: page(0..<2))
         harness.flush()
@@ -98,6 +100,7 @@ import Testing
         let (manager, delegate) = cachedManager(harness)
         manager.loadData()
         harness.transport.respond(json: ["items": [1]])
+        harness.flush()
         manager.loadData(ignoringCache: true)
         harness.transport.respond(json: ["items": [2]])
         harness.flush()
@@ -217,6 +220,8 @@ import Testing
         let own = Log("own", shared: log)
         harness.engine.interceptors = [app]
         let manager = APIManager(ListAPI(), engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
         manager.interceptors = [own]
         manager.loadData()
         harness.transport.respond(json: ["items": []])

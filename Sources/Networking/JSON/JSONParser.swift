@@ -2,10 +2,10 @@ import Foundation
 
 /// A strict JSON (RFC 8259) parser over UTF-8 bytes, producing `JSONValue`.
 ///
-/// Rejects trailing commas, comments, leading zeros and lone surrogates; limits nesting
-/// to `maximumDepth` so hostile input cannot exhaust the stack.
+/// Rejects trailing commas, comments, leading zeros, lone surrogates and invalid UTF-8;
+/// limits nesting to `maximumDepth` so hostile input cannot exhaust the stack.
 struct JSONParser {
-    static let maximumDepth = 512
+    static let maximumDepth = 128
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -112,7 +112,9 @@ struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string")
+                }
                 index += 1
                 return text
             }
@@ -126,7 +128,10 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return String(decoding: scalars, as: UTF8.self)
+                guard let text = String(validating: scalars, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string")
+                }
+                return text
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw error("unexpected end") }

@@ -24,6 +24,8 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
         let page: Int
         let parameters: [String: String]
         var task: (any TransportTask)?
+        /// Set by the first outcome (response, timeout); later ones are ignored.
+        var isFinishing = false
     }
 
     /// What this API supplies.
@@ -114,7 +116,7 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
         }
         for call in cancelled {
             call.task?.cancel()
-            deliver(APIResult(kind: .cancelled, message: "cancelled"), data: nil, call: call)
+            report(APIResult(kind: .cancelled, message: "cancelled"), data: nil, call: call)
         }
     }
 
@@ -122,8 +124,8 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
         let source = parameterSource
         let given = source?.parameters(for: self) ?? [:]
         guard let service = engine.services.service(named: api.serviceName) else {
-            deliver(APIResult(kind: .invalidParameters, message: "no service named \(api.serviceName)"),
-                    data: nil, call: Call(page: page, parameters: given, task: nil))
+            report(APIResult(kind: .invalidParameters, message: "no service named \(api.serviceName)"),
+                   data: nil, call: Call(page: page, parameters: given, task: nil))
             return true
         }
         var parameters = given
@@ -132,8 +134,8 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
             parameters[service.pageSizeKey] = String(pageSize)
         }
         if let problem = api.validateParameters(given) {
-            deliver(APIResult(kind: .invalidParameters, message: problem), data: nil,
-                    call: Call(page: page, parameters: parameters, task: nil))
+            report(APIResult(kind: .invalidParameters, message: problem), data: nil,
+                   call: Call(page: page, parameters: parameters, task: nil))
             return true
         }
         let interceptors = engine.interceptors + self.interceptors
@@ -157,7 +159,7 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
         }
         for call in replaced {
             call.task?.cancel()
-            deliver(APIResult(kind: .cancelled, message: "replaced by a newer call"), data: nil, call: call)
+            report(APIResult(kind: .cancelled, message: "replaced by a newer call"), data: nil, call: call)
         }
         guard let id else { return false }
         guard engine.reachability.isReachable else {
@@ -177,6 +179,7 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
             return true
         }
         let request = engine.request(for: api, service: service, parameters: parameters)
+        for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
         let task = engine.transport.send(request, timeout: engine.timeout) { [weak self] outcome in
             self?.received(outcome, id: id, service: service, cacheKey: cacheKey)
         }
@@ -185,13 +188,15 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
             calls[id]?.task = task
             return true
         }
-        if stillRunning {
-            let deadline = DispatchTime.now() + .nanoseconds(InProcessTransport.nanoseconds(engine.timeout))
-            DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
-                self?.received(.failure(.timeout), id: id, service: service, cacheKey: cacheKey)
-            }
+        guard stillRunning else {
+            // Cancelled (or replaced) while it was being sent: stop the transport too.
+            task.cancel()
+            return true
         }
-        for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
+        let deadline = DispatchTime.now() + .nanoseconds(InProcessTransport.nanoseconds(engine.timeout))
+        DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+            self?.received(.failure(.timeout), id: id, service: service, cacheKey: cacheKey)
+        }
         return true
     }
 
@@ -204,9 +209,7 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
         finish(id) { manager in
             if case .success(let response) = outcome {
                 let interceptors = manager.engine.interceptors + manager.interceptors
-                manager.engine.callbackQueue.async {
-                    for interceptor in interceptors { interceptor.didReceive(manager, response: response) }
-                }
+                for interceptor in interceptors { interceptor.didReceive(manager, response: response) }
             }
             let (result, json) = manager.engine.evaluate(outcome, definition: manager.api, service: service)
             if result.kind == .success, case .success(let response) = outcome {
@@ -217,21 +220,33 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
         }
     }
 
-    /// Ends call `id` once: removes it (a timeout cancels its task), evaluates, delivers.
+    /// Ends call `id` once: the first outcome claims it (a timeout cancels its task), is
+    /// evaluated here, and is applied on the callback queue. The call counts as loading
+    /// until then, and if it was cancelled or replaced meanwhile it is dropped there.
     private func finish(_ id: Int, evaluate: (APIManager) -> (APIResult, JSONValue?)) {
-        guard let call: Call = locked({ calls.removeValue(forKey: id) }) else { return }
+        let claimed: Call? = locked {
+            guard var call = calls[id], !call.isFinishing else { return nil }
+            call.isFinishing = true
+            calls[id] = call
+            return call
+        }
+        guard let call = claimed else { return }
         let (result, json) = evaluate(self)
         if result.kind == .timeout { call.task?.cancel() }
-        deliver(result, data: json, call: call)
+        report(result, data: json, call: call, id: id)
     }
 
-    /// Records the outcome and tells interceptors and the delegate, on the callback queue.
-    private func deliver(_ result: APIResult, data: JSONValue?, call: Call) {
+    /// Applies an outcome and tells interceptors and the delegate, on the callback queue.
+    /// A registered call (`id`) that is no longer registered by then was cancelled and
+    /// is dropped; with no delegate left the outcome is dropped too.
+    private func report(_ result: APIResult, data: JSONValue?, call: Call, id: Int? = nil) {
         let interceptors = engine.interceptors + self.interceptors
         engine.callbackQueue.async { [weak self] in
             guard let self else { return }
             let pageSize = self.api.pageSize
-            self.locked {
+            let delegate: (any APIManagerDelegate)? = self.locked {
+                if let id, self.calls.removeValue(forKey: id) == nil { return nil }
+                guard let delegate = self.delegateReference else { return nil }
                 self.result = result
                 self.parametersOfLastCall = call.parameters
                 if result.kind == .success, let data {
@@ -241,15 +256,16 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
                         self.reachedLastPage = self.api.pageItemCount(in: data) < pageSize
                     }
                 }
+                return delegate
             }
-            let delegate = self.delegate
+            guard let delegate else { return }
             if result.kind == .success {
                 for interceptor in interceptors { interceptor.willSucceed(self) }
-                delegate?.apiManagerDidSucceed(self)
+                delegate.apiManagerDidSucceed(self)
                 for interceptor in interceptors { interceptor.didSucceed(self) }
             } else {
                 for interceptor in interceptors { interceptor.willFail(self) }
-                delegate?.apiManagerDidFail(self)
+                delegate.apiManagerDidFail(self)
                 for interceptor in interceptors { interceptor.didFail(self) }
             }
         }

@@ -58,10 +58,12 @@ public protocol APIManagerParameterSource: AnyObject {
 ///
 /// Pipeline, in order: parameters from the source -> parameter validation ->
 /// `shouldCall` (app-wide, then the manager's; any false stops the call silently) ->
-/// request strategy -> reachability -> cache -> send -> `didCall` -> `didReceive` ->
+/// request strategy -> reachability -> cache -> `didCall` -> send -> `didReceive` ->
 /// response validation -> `willSucceed`/`willFail` -> delegate -> `didSucceed`/`didFail`.
-/// `shouldCall` and `didCall` run on the caller's thread, the rest on the callback queue;
-/// app-wide interceptors run before the manager's own at every step.
+/// `shouldCall` and `didCall` run on the caller's thread, `didReceive` on the thread the
+/// response arrived on (so parsing stays off the callback queue), the rest on the
+/// callback queue; app-wide interceptors run before the manager's own at every step.
+/// With no delegate left, an outcome is dropped before `willSucceed`/`willFail`.
 public protocol APIInterceptor: AnyObject, Sendable {
     /// Whether the call may go ahead.
     func shouldCall(_ manager: any APIManaging, parameters: [String: String]) -> Bool

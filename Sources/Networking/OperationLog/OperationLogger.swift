@@ -52,6 +52,8 @@ public final class OperationLogger: @unchecked Sendable {
     private let clock: @Sendable () -> Date
     private let lock = NSLock()
     private var isUploading = false
+    /// Set when everything waiting was asked for while an upload was in flight.
+    private var flushRequested = false
 
     /// A logger keeping entries in `store` and sending them with `uploader`.
     public init(
@@ -80,19 +82,29 @@ public final class OperationLogger: @unchecked Sendable {
     private func upload(onlyFullBatches: Bool) {
         let batch: [OperationLogEntry]? = {
             lock.lock(); defer { lock.unlock() }
+            if !onlyFullBatches { flushRequested = true }
             guard !isUploading else { return nil }
             let waiting = store.oldest(batchSize)
-            guard !waiting.isEmpty, !onlyFullBatches || waiting.count == batchSize else { return nil }
+            let everything = flushRequested
+            guard !waiting.isEmpty, everything || waiting.count == batchSize else {
+                if waiting.isEmpty { flushRequested = false }
+                return nil
+            }
             isUploading = true
             return waiting
         }()
         guard let batch else { return }
         uploader.upload(batch) { [self] succeeded in
             lock.lock()
-            if succeeded { store.remove(Set(batch.map(\.sequence))) }
+            if succeeded {
+                store.remove(Set(batch.map(\.sequence)))
+            } else {
+                // Leave the rest for the next start (or the next full batch).
+                flushRequested = false
+            }
             isUploading = false
             lock.unlock()
-            if succeeded { upload(onlyFullBatches: onlyFullBatches) }
+            if succeeded { upload(onlyFullBatches: true) }
         }
     }
 }

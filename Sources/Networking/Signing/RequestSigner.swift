@@ -80,8 +80,9 @@ public struct SignatureVerifier: Sendable {
               let nonce = header(SignatureHeader.nonce), !nonce.isEmpty,
               let signature = header(SignatureHeader.signature),
               let given = [UInt8](hexString: signature) else { return .missing }
-        let age = Int(now.timeIntervalSince1970) - timestamp
-        guard abs(age) <= maximumAge else { return .stale }
+        // The timestamp comes from the request: no arithmetic on it may trap.
+        let (age, overflow) = Int(now.timeIntervalSince1970).subtractingReportingOverflow(timestamp)
+        guard !overflow, age.magnitude <= UInt(max(0, maximumAge)) else { return .stale }
         let expected = [UInt8](hexString: signer.signature(apiName: apiName, parameters: parameters,
                                                            timestamp: timestamp, nonce: nonce)) ?? []
         return HMACSHA256.isEqual(given, expected) ? .valid : .mismatch

@@ -6,7 +6,8 @@ import FoundationNetworking
 /// Real HTTP through `URLSession`.
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     private let session: URLSession
-    /// Bodies larger than this are refused, so a misbehaving server cannot exhaust memory.
+    /// Bodies larger than this are refused with a failure (checked once the body has
+    /// arrived: URLSession buffers it first).
     public let maximumBodySize: Int
 
     /// Sends through `session` (an ephemeral session by default).

@@ -109,6 +109,7 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     /// Nested calls join the outer transaction.
+    @discardableResult
     public func transaction<Result>(_ kind: TransactionKind = .deferred, _ body: (Database) throws -> Result) throws -> Result {
         defer { publishChanges() }
         lock.lock()

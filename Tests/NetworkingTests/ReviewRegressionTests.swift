@@ -1,0 +1,208 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPServer
+import Networking
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Regressions for defects found in review; each failed (or crashed) before its fix.
+@Suite struct NetworkingReviewRegressionTests {
+    @Test func anAbsurdTimestampIsStaleNotACrash() {
+        let verifier = SignatureVerifier(secret: Array("k".utf8))
+        for timestamp in ["-9223372036854775808", "9223372036854775807"] {
+            let headers = [SignatureHeader.timestamp: timestamp, SignatureHeader.nonce: "n", SignatureHeader.signature: "00"]
+            #expect(verifier.verify(apiName: "a", parameters: [:], headers: headers, now: Date()) == .stale)
+        }
+    }
+
+    @Test func aCallCancelledWhileBeingSentCancelsItsTransportTask() {
+        final class CancellingTransport: HTTPTransport, @unchecked Sendable {
+            let inner = FakeTransport()
+            var onSend: () -> Void = {}
+            func send(_ request: HTTPRequest, timeout: Duration,
+                      completion: @escaping @Sendable (Result<HTTPResponse, TransportFailure>) -> Void) -> any TransportTask {
+                onSend()
+                return inner.send(request, timeout: timeout, completion: completion)
+            }
+        }
+        let transport = CancellingTransport()
+        let queue = DispatchQueue(label: "cancel-during-send")
+        let engine = APIEngine(services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "http://x")!)]),
+                               transport: transport, callbackQueue: queue)
+        let manager = APIManager(ListAPI(), engine: engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        transport.onSend = { manager.cancelAllRequests() }
+        manager.loadData()
+        queue.sync {}
+        #expect(delegate.kinds == [.cancelled])
+        #expect(transport.inner.sent.first?.task.isCancelled == true)
+    }
+
+    @Test func aCallStaysLoadingUntilItsOutcomeIsApplied() {
+        let harness = Harness()
+        var api = ListAPI()
+        api.pageSize = 2
+        let manager = APIManager(api, engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        let busy = DispatchSemaphore(value: 0)
+        harness.queue.async { busy.wait() }   // the callback queue is busy, like a main thread
+        #expect(manager.loadNextPage())
+        harness.transport.respond(json: ["items": [1, 2]])
+        #expect(manager.isLoading)
+        #expect(!manager.loadNextPage())
+        busy.signal()
+        harness.flush()
+        #expect(!manager.isLoading)
+        #expect(manager.loadNextPage())
+        #expect(harness.transport.requests.map { $0.queryParameters["page"] } == ["1", "2"])
+    }
+
+    @Test func anOlderResponseNeverOverwritesANewerOne() {
+        let harness = Harness()
+        var api = ListAPI()
+        api.requestStrategy = .cancelInFlight
+        let manager = APIManager(api, engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        manager.loadData()
+        manager.loadData()
+        harness.transport.respond(json: ["items": ["new"]], to: 1)
+        harness.transport.respond(json: ["items": ["old"]], to: 0)
+        harness.flush()
+        #expect(manager.fetchData() == ["items": ["new"]])
+        #expect(delegate.kinds == [.cancelled, .success])
+    }
+
+    @Test func aGoneDelegatesResponseIsDroppedWithoutInterceptors() {
+        final class Counting: APIInterceptor, @unchecked Sendable {
+            let count = Counter()
+            func willSucceed(_ manager: any APIManaging) { _ = count.next() }
+        }
+        let harness = Harness()
+        let manager = APIManager(ListAPI(), engine: harness.engine)
+        let interceptor = Counting()
+        manager.interceptors = [interceptor]
+        do {
+            let delegate = RecordingDelegate()
+            manager.delegate = delegate
+            manager.loadData()
+        }
+        harness.transport.respond(json: ["items": []])
+        harness.flush()
+        #expect(manager.rawData == nil)
+        #expect(manager.lastResult == nil)
+        #expect(interceptor.count.current == 0)
+        #expect(!manager.isLoading)
+    }
+
+    @Test func uploadPendingDuringAnUploadStillSendsTheRest() {
+        final class HeldUploader: OperationLogUploader, @unchecked Sendable {
+            private let lock = NSLock()
+            private var held: [@Sendable (Bool) -> Void] = []
+            private(set) var sizes: [Int] = []
+            func upload(_ batch: [OperationLogEntry], completion: @escaping @Sendable (Bool) -> Void) {
+                lock.lock(); sizes.append(batch.count); held.append(completion); lock.unlock()
+            }
+            func release() {
+                lock.lock(); let waiting = held; held = []; lock.unlock()
+                waiting.forEach { $0(true) }
+            }
+        }
+        let store = InMemoryOperationLogStore()
+        let uploader = HeldUploader()
+        let logger = OperationLogger(store: store, uploader: uploader)
+        for _ in 1...35 { logger.record("tap") }
+        logger.uploadPending()
+        uploader.release()
+        uploader.release()
+        #expect(store.count == 0)
+        #expect(uploader.sizes == [30, 5])
+    }
+
+    @Test func stringsMustBeValidUTF8AndNestingIsBounded() {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: Data([0x22, 0xff, 0xfe, 0x22])) }
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: Data(deep.utf8)) }
+        let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        #expect(throws: Never.self) { try JSONValue(parsing: Data(fine.utf8)) }
+    }
+}
+
+@Suite(.serialized) struct LoopbackServerRobustnessTests {
+    func get(_ url: URL, seconds: Double = 5) -> Int? {
+        let done = DispatchSemaphore(value: 0)
+        let status = Counter()
+        let box = StatusBox()
+        URLSession(configuration: .ephemeral).dataTask(with: url) { _, response, _ in
+            box.set((response as? HTTPURLResponse)?.statusCode)
+            done.signal()
+        }.resume()
+        _ = status
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return box.value
+    }
+
+    func idleConnection(to port: UInt16) -> Int32 {
+        let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return handle
+    }
+
+    @Test func idleClientsDoNotStallOtherRequests() throws {
+        let server = LoopbackHTTPServer { _ in .json(["ok": true]) }
+        let port = try server.start()
+        defer { server.stop() }
+        let idle = (0..<16).map { _ in idleConnection(to: port) }
+        defer { idle.forEach { close($0) } }
+        let started = Date()
+        #expect(get(server.baseURL.appendingPathComponent("ping")) == 200)
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+
+    @Test func aTricklingClientIsCutOffAtTheDeadline() throws {
+        let server = LoopbackHTTPServer(requestDeadline: .milliseconds(300)) { _ in .json(["ok": true]) }
+        let port = try server.start()
+        defer { server.stop() }
+        let handle = idleConnection(to: port)
+        defer { close(handle) }
+        _ = "GET / HTTP/1.1\r\n".withCString { send(handle, $0, 16, Int32(MSG_NOSIGNAL)) }
+        var timeout = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var byte: UInt8 = 0
+        let started = Date()
+        let result = read(handle, &byte, 1)
+        #expect(result == 0, "the server closes the connection")
+        #expect(Date().timeIntervalSince(started) < 2.5)
+    }
+
+    @Test func aDroppedServerIsFreedAndStartsOnlyOnce() throws {
+        weak var weakServer: LoopbackHTTPServer?
+        do {
+            let server = LoopbackHTTPServer { _ in .json([:]) }
+            try server.start()
+            #expect(throws: LoopbackHTTPServer.StartError.self) { try server.start() }
+            weakServer = server
+        }
+        #expect(weakServer == nil)
+    }
+}
+
+final class StatusBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Int?
+    var value: Int? { lock.lock(); defer { lock.unlock() }; return stored }
+    func set(_ value: Int?) { lock.lock(); stored = value; lock.unlock() }
+}
