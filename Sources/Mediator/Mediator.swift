@@ -1,0 +1,275 @@
+import Foundation
+
+/// Why a call found nothing to run. Not-found is a value: the app shows it as a notice.
+public struct NotFound: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kinds of not-found.
+    public enum Reason: Sendable, Equatable {
+        /// No target is registered under the name.
+        case unknownTarget
+        /// The target has no action of that name.
+        case unknownAction
+        /// The action refused its parameters, saying why.
+        case badParameters(String)
+        /// The action may not be called from a URL.
+        case remoteCallRefused
+        /// A route patch disabled the call, with its message.
+        case disabled(String)
+        /// The URL is not `scheme://target/action?query` for this mediator's scheme.
+        case badURL
+    }
+
+    /// Why.
+    public let reason: Reason
+    /// The target that was asked for.
+    public let target: String
+    /// The action that was asked for.
+    public let action: String
+
+    /// A sentence for a notice screen.
+    public var description: String {
+        switch reason {
+        case .unknownTarget: return "There is no \(target) here."
+        case .unknownAction: return "\(target) cannot \(action)."
+        case .badParameters(let why): return "\(target)/\(action) cannot open: \(why)"
+        case .remoteCallRefused: return "\(target)/\(action) cannot be opened from a link."
+        case .disabled(let message): return message
+        case .badURL: return "That link is not one this app understands."
+        }
+    }
+}
+
+/// What a call gave back.
+public enum MediatorOutcome {
+    /// The action's value (a controller, a screen, data).
+    case value(Any)
+    /// The action ran and returned nothing.
+    case done
+    /// Nothing ran; `NotFound` says why.
+    case notFound(NotFound)
+
+    /// The value, if the action returned one of type `T`.
+    public func value<T>(as type: T.Type) -> T? {
+        if case .value(let value) = self { return value as? T }
+        return nil
+    }
+
+    /// The not-found value, if nothing ran.
+    public var notFound: NotFound? {
+        if case .notFound(let notFound) = self { return notFound }
+        return nil
+    }
+}
+
+/// Thrown by an action that cannot run with the parameters it was given.
+public enum MediatorError: Error, Sendable {
+    /// The parameters are missing or malformed; the text says which and how.
+    case badParameters(String)
+}
+
+/// The actions of one target, filled in by the target when it is first used.
+public final class TargetActions {
+    struct Action {
+        let allowsRemoteCalls: Bool
+        let perform: (MediatorParameters) throws -> Any?
+    }
+
+    private(set) var actions: [String: Action] = [:]
+
+    init() {}
+
+    /// Answers `name` with `perform`. Only actions with `allowsRemoteCalls` may be called
+    /// from a URL: that is the allow-list.
+    public func on(_ name: String, allowsRemoteCalls: Bool = false,
+                   _ perform: @escaping (MediatorParameters) throws -> Any?) {
+        actions[name] = Action(allowsRemoteCalls: allowsRemoteCalls, perform: perform)
+    }
+}
+
+/// A business module's entry point for the mediator: the only thing other modules reach.
+public protocol MediatorTarget: AnyObject {
+    /// Declares the actions this target answers.
+    func registerActions(_ actions: TargetActions)
+}
+
+/// Lets business modules call each other without importing each other: by target and
+/// action name, natively or from a URL, through one path.
+///
+/// Each business module registers a target and ships a small typed extension (the
+/// "category" pattern), so callers never spell names:
+///
+/// ```swift
+/// final class ListingTarget: MediatorTarget {
+///     func registerActions(_ actions: TargetActions) {
+///         actions.on("detail", allowsRemoteCalls: true) { params in
+///             guard let id = params.int("id") else { throw MediatorError.badParameters("id must be a number") }
+///             return ListingDetailController(id: id)
+///         }
+///     }
+/// }
+/// extension Mediator {
+///     func listingDetail(id: Int) -> MediatorOutcome {
+///         perform(target: "listing", action: "detail", params: ["id": id])
+///     }
+/// }
+/// mediator.register(target: "listing") { ListingTarget() }
+/// mediator.listingDetail(id: 7)                  // native
+/// mediator.open(url: "homes://listing/detail?id=7")  // remote, same path
+/// ```
+public final class Mediator: @unchecked Sendable {
+    private struct Registration {
+        let make: () -> any MediatorTarget
+        let keepsTarget: Bool
+        var target: (any MediatorTarget)?
+        var actions: TargetActions?
+    }
+
+    /// The URL scheme this mediator answers, e.g. `homes`.
+    public let scheme: String
+    private let lock = NSLock()
+    private var registrations: [String: Registration] = [:]
+    private var routes = RouteTable()
+    private let patchStore: (any RoutePatchStore)?
+
+    /// A mediator for URLs of `scheme`. Valid route patches are kept in `patchStore`;
+    /// call `restoreStoredPatch()` once the targets are registered to apply the last one.
+    public init(scheme: String, patchStore: (any RoutePatchStore)? = nil) {
+        self.scheme = scheme.lowercased()
+        self.patchStore = patchStore
+    }
+
+    // MARK: - Registration
+
+    /// Registers the target `name`, made by `make` on first use. With `keepsTarget`, the
+    /// target is made once and kept; otherwise each call gets a fresh one.
+    public func register(target name: String, keepsTarget: Bool = true, _ make: @escaping () -> any MediatorTarget) {
+        lock.lock()
+        registrations[name] = Registration(make: make, keepsTarget: keepsTarget)
+        lock.unlock()
+    }
+
+    /// Whether a target named `name` is registered.
+    public func hasTarget(_ name: String) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return registrations[name] != nil
+    }
+
+    // MARK: - Calls
+
+    /// Runs `action` of `target` with `params`: a native call.
+    public func perform(target: String, action: String, params: MediatorParameters = [:]) -> MediatorOutcome {
+        call(target: target, action: action, params: params, remote: false)
+    }
+
+    /// Runs the call a URL names, `scheme://target/action?k=v`: a remote call. Only
+    /// allow-listed actions run; anything else is a `notFound` value.
+    public func open(url: String) -> MediatorOutcome {
+        guard let parsed = MediatorURL(url, scheme: scheme) else {
+            return .notFound(NotFound(reason: .badURL, target: "", action: ""))
+        }
+        return call(target: parsed.target, action: parsed.action, params: parsed.parameters, remote: true)
+    }
+
+    /// Runs the call `url` names (see `open(url:)`).
+    public func open(url: URL) -> MediatorOutcome {
+        open(url: url.absoluteString)
+    }
+
+    private func call(target: String, action: String, params: MediatorParameters, remote: Bool) -> MediatorOutcome {
+        var target = target
+        var action = action
+        switch currentRoutes.resolve(target: target, action: action) {
+        case .disabled(let message):
+            return .notFound(NotFound(reason: .disabled(message), target: target, action: action))
+        case .remapped(let newTarget, let newAction):
+            target = newTarget
+            action = newAction
+        case .unchanged:
+            break
+        }
+        guard let actions = actions(of: target) else {
+            return .notFound(NotFound(reason: .unknownTarget, target: target, action: action))
+        }
+        guard let entry = actions.actions[action] else {
+            return .notFound(NotFound(reason: .unknownAction, target: target, action: action))
+        }
+        if remote && !entry.allowsRemoteCalls {
+            return .notFound(NotFound(reason: .remoteCallRefused, target: target, action: action))
+        }
+        do {
+            guard let value = try entry.perform(params) else { return .done }
+            return .value(value)
+        } catch MediatorError.badParameters(let why) {
+            return .notFound(NotFound(reason: .badParameters(why), target: target, action: action))
+        } catch {
+            return .notFound(NotFound(reason: .badParameters("\(error)"), target: target, action: action))
+        }
+    }
+
+    /// The actions of `name`, making (and keeping, if asked) its target outside the lock.
+    func actions(of name: String) -> TargetActions? {
+        lock.lock()
+        guard let registration = registrations[name] else {
+            lock.unlock()
+            return nil
+        }
+        if let actions = registration.actions, registration.keepsTarget {
+            lock.unlock()
+            return actions
+        }
+        lock.unlock()
+        let target = registration.make()
+        let actions = TargetActions()
+        target.registerActions(actions)
+        if registration.keepsTarget {
+            lock.lock()
+            if let kept = registrations[name]?.actions {
+                lock.unlock()
+                return kept
+            }
+            registrations[name]?.target = target
+            registrations[name]?.actions = actions
+            lock.unlock()
+        }
+        return actions
+    }
+
+    // MARK: - Route patches
+
+    private var currentRoutes: RouteTable {
+        lock.lock(); defer { lock.unlock() }
+        return routes
+    }
+
+    /// Applies a route patch (JSON): every entry remaps a call to another target/action
+    /// (which must exist and, for URL calls, be allow-listed) or disables it with a
+    /// message. A patch with any invalid entry is rejected whole, with an error naming the
+    /// entry, and the previous table stays. A valid patch is stored for the next start.
+    public func apply(patch data: Data) throws {
+        let table = try RouteTable(patch: data, scheme: scheme) { target, action in
+            guard let actions = self.actions(of: target) else { return "no target \(target)" }
+            guard let entry = actions.actions[action] else { return "\(target) has no action \(action)" }
+            return entry.allowsRemoteCalls ? nil : "\(target)/\(action) is not allowed from URLs"
+        }
+        lock.lock()
+        routes = table
+        lock.unlock()
+        patchStore?.save(data)
+    }
+
+    /// Applies the stored patch, if any; an invalid stored patch is ignored (and reported).
+    @discardableResult
+    public func restoreStoredPatch() -> RoutePatchError? {
+        guard let data = patchStore?.load() else { return nil }
+        do {
+            try apply(patch: data)
+            return nil
+        } catch let error as RoutePatchError {
+            return error
+        } catch {
+            return RoutePatchError(message: "\(error)")
+        }
+    }
+
+    /// The patch version in force (0 with no patch).
+    public var routeVersion: Int { currentRoutes.version }
+}
