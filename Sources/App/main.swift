@@ -1,9 +1,108 @@
-// The homes REPL lands with its own issue; until then the executable explains itself.
-print("""
-homes: a property-listing browser (work in progress)
+import Dispatch
+import Foundation
+import HomesAPI
+import Listings
+import Networking
 
-usage: swift run homes
+// homes: a property-listing browser in the terminal, built on the package's architecture.
 
-The interactive demo is not built yet. The Signals library it runs on is ready:
-see README.md and Docs/Contract.md.
-""")
+let usage = """
+usage: homes [--api URL] [--latency MS] [--seed N]
+       homes --help
+
+  --api URL      use the HTTP API at URL instead of the embedded one
+  --latency MS   delay every embedded API response by MS milliseconds (default 0)
+  --seed N       seed of the embedded API's generated listings (default 7)
+  --help         show this text
+
+Commands are listed by `help` inside the session. With input piped in, output is
+deterministic: one command per line, each answered once its work has settled.
+"""
+
+struct UsageError: Error {
+    let message: String
+}
+
+struct Options {
+    var apiURL: URL?
+    var latency = 0
+    var seed: UInt64 = 7
+}
+
+func parseOptions(_ arguments: [String]) -> Result<Options?, UsageError> {
+    var options = Options()
+    var iterator = arguments.makeIterator()
+    while let argument = iterator.next() {
+        switch argument {
+        case "--help", "-h":
+            return .success(nil)
+        case "--api":
+            guard let text = iterator.next(), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                return .failure(UsageError(message: "--api needs an http:// or https:// URL"))
+            }
+            options.apiURL = url
+        case "--latency":
+            guard let text = iterator.next(), let value = Int(text), (0...60_000).contains(value) else {
+                return .failure(UsageError(message: "--latency needs a number of milliseconds from 0 to 60000"))
+            }
+            options.latency = value
+        case "--seed":
+            guard let text = iterator.next(), let value = UInt64(text) else {
+                return .failure(UsageError(message: "--seed needs a number"))
+            }
+            options.seed = value
+        default:
+            return .failure(UsageError(message: "unknown option \(argument)"))
+        }
+    }
+    return .success(options)
+}
+
+let options: Options
+switch parseOptions(Array(CommandLine.arguments.dropFirst())) {
+case .success(let parsed?):
+    options = parsed
+case .success(nil):
+    print(usage)
+    exit(0)
+case .failure(let error):
+    FileHandle.standardError.write(Data("homes: \(error.message)\n\(usage)\n".utf8))
+    exit(2)
+}
+
+// The app's configuration: the signing secret comes from the environment, with a demo
+// default that only the embedded API knows.
+let secret = Array((ProcessInfo.processInfo.environment["HOMES_SECRET"] ?? "homes-demo-secret").utf8)
+let appQueue = DispatchQueue(label: "homes.app")
+let embedded = HomesAPIServer(seed: options.seed, secret: secret)
+let baseURL = options.apiURL ?? URL(string: "http://embedded.homes/api")!
+let transport: any HTTPTransport = options.apiURL == nil
+    ? InProcessTransport(latency: .milliseconds(options.latency)) { embedded.handle($0) }
+    : URLSessionTransport()
+let engine = APIEngine(
+    services: ServiceRegistry([
+        APIService(name: "rentals", baseURL: baseURL, signatureRejectedCodes: [4010, 4011], signingSecret: secret),
+        APIService(name: "newhomes", baseURL: baseURL, pageKey: "xinfang_page", pageSizeKey: "xinfang_page_size",
+                   signatureRejectedCodes: [4010, 4011], signingSecret: secret),
+        APIService(name: "resale", baseURL: baseURL, pageKey: "esf_page", pageSizeKey: "esf_page_size",
+                   signatureRejectedCodes: [4010, 4011], signingSecret: secret),
+    ]),
+    transport: transport,
+    callbackQueue: appQueue
+)
+
+// A fixed clock for piped sessions keeps "3 min ago" stable from run to run.
+let terminal = Terminal.current()
+let fixedNow = Date(timeIntervalSince1970: 1_763_700_000)
+let now: () -> Date = terminal.isInteractive ? { Date() } : { fixedNow }
+
+let logic = ListingLogic(engine: engine)
+let listings = appQueue.sync { () -> ListingListController in
+    let controller = ListingListController(logic: logic, now: now)
+    logic.show(.rent)
+    return controller
+}
+let session = Session(root: listings, queue: appQueue, terminal: terminal) { text in
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+session.run { readLine() }

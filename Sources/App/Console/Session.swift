@@ -1,0 +1,109 @@
+import Dispatch
+import Foundation
+import Signals
+import TextViews
+
+/// The REPL: reads a command per line, hands it to the current screen on the app queue,
+/// and shows the screen once the work it started has settled.
+///
+/// On a terminal the screen is also redrawn whenever bound state changes (a response
+/// landing). With a piped script the output is deterministic: each command's output
+/// appears after its work settled, with no prompts or spinners.
+final class Session {
+    private let queue: DispatchQueue
+    private let terminal: Terminal
+    private let write: (String) -> Void
+    private var stack: [any Screen] = []
+    private var redraw: Disposable?
+
+    init(root: any Screen, queue: DispatchQueue, terminal: Terminal, write: @escaping (String) -> Void) {
+        self.queue = queue
+        self.terminal = terminal
+        self.write = write
+        stack = [root]
+    }
+
+    /// Runs until end of input or `quit`.
+    func run(readLine: () -> String?) {
+        settleAndShow()
+        while true {
+            if terminal.isInteractive { write("homes> ") }
+            guard let line = readLine() else { break }
+            guard execute(line) else { break }
+        }
+    }
+
+    /// Runs one command line; false when the session should end.
+    func execute(_ line: String) -> Bool {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let command = words.first?.lowercased() else { return true }
+        let arguments = Array(words.dropFirst())
+        if !terminal.isInteractive { write("> \(line.trimmingCharacters(in: .whitespaces))\n") }
+        switch command {
+        case "quit", "exit":
+            return false
+        case "help":
+            write(queue.sync { help() })
+            return true
+        case "back":
+            let popped: Bool = queue.sync {
+                guard stack.count > 1 else { return false }
+                stack.removeLast()
+                return true
+            }
+            if !popped { write("error: nothing to go back to\n") }
+            settleAndShow()
+            return true
+        default:
+            break
+        }
+        let outcome: CommandOutcome? = queue.sync { stack.last?.handle(command, arguments) }
+        switch outcome {
+        case nil:
+            write("error: unknown command \(command); type help for the commands of this screen\n")
+            return true
+        case .error(let message)?:
+            write("error: \(message)\n")
+        case .push(let screen)?:
+            queue.sync { stack.append(screen) }
+        case .handled?:
+            break
+        }
+        settleAndShow()
+        return true
+    }
+
+    private func help() -> String {
+        let commands = (stack.last?.commands ?? []) + [
+            CommandHelp(usage: "back", summary: "return to the previous screen"),
+            CommandHelp(usage: "help", summary: "list these commands"),
+            CommandHelp(usage: "quit", summary: "leave homes"),
+        ]
+        let rows = commands.map { ["  " + $0.usage, $0.summary] }
+        return Layout.table(rows, width: terminal.width).joined(separator: "\n") + "\n"
+    }
+
+    /// Waits (up to ten seconds) until the screen's work has settled, then draws it.
+    private func settleAndShow() {
+        let deadline = Date().addingTimeInterval(10)
+        while queue.sync(execute: { stack.last?.isBusy ?? false }), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        let lines: [String] = queue.sync {
+            if terminal.isInteractive { watch() }
+            return stack.last?.rootView.render(width: terminal.width) ?? []
+        }
+        write(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// On a terminal, redraws the screen whenever its bound state changes.
+    private func watch() {
+        redraw?.dispose()
+        guard let screen = stack.last else { return }
+        redraw = screen.changes.observe { [weak self, weak screen] in
+            guard let self, let screen else { return }
+            let lines = screen.rootView.render(width: self.terminal.width)
+            self.write("\n" + lines.joined(separator: "\n") + "\nhomes> ")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Listings
+import Signals
+import TextViews
+import ViewModels
+
+/// Coordinates the listing list: binds the logic's state, through the view model, to the
+/// table view, and forwards the user's intents to the logic. Nothing else.
+final class ListingListController: Screen {
+    let name = "listings"
+    let rootView: any TextView
+    let changes: Signal<Void>
+    private let logic: ListingLogic
+    private let table = TableView()
+    private let changed: Signal<Void>.Input
+    private let bag = DisposeBag()
+
+    init(logic: ListingLogic, now: @escaping () -> Date) {
+        self.logic = logic
+        rootView = table
+        (changes, changed) = Signal<Void>.pipe()
+        let viewModel = Self.viewModel(of: logic, now: now)
+        table.headings = ["#", "Name", "Price", "Area", "District", "Updated"]
+        table.trailingColumns = [0, 2, 3]
+        viewModel.bind(\.title, to: table) { table, title in table.title = title }.dispose(in: bag)
+        viewModel.bind(\.rows, to: table) { table, rows in
+            table.rows = rows.map { [$0.number, $0.name, $0.price, $0.area, $0.district, $0.age] }
+        }.dispose(in: bag)
+        viewModel.bind(\.status, to: table) { table, status in table.status = status }.dispose(in: bag)
+        viewModel.bind(\.footer, to: table) { table, footer in table.footer = footer }.dispose(in: bag)
+        viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
+    }
+
+    var isBusy: Bool { logic.isLoading.value }
+
+    // MARK: - Commands
+
+    var commands: [CommandHelp] {
+        [
+            CommandHelp(usage: "list rent|new|resale", summary: "show a kind of listing"),
+            CommandHelp(usage: "more", summary: "load the next page"),
+            CommandHelp(usage: "refresh", summary: "reload the first page from the network"),
+            CommandHelp(usage: "filter KEY VALUE...", summary: "filter by max_price, min_price, rooms or district"),
+            CommandHelp(usage: "filter clear", summary: "remove every filter"),
+        ]
+    }
+
+    func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+        switch command {
+        case "list": return list(arguments)
+        case "more": return logic.loadMore() ? .handled : .error(logic.isComplete.value ? "that was the last page" : "still loading")
+        case "refresh": return logic.refresh() ? .handled : .error("already loading")
+        case "filter": return filter(arguments)
+        default: return nil
+        }
+    }
+
+    // MARK: - Event responses
+
+    private func list(_ arguments: [String]) -> CommandOutcome {
+        guard arguments.count == 1, let kind = ListingKind(rawValue: arguments[0]) else {
+            return .error("usage: list rent|new|resale")
+        }
+        logic.show(kind)
+        return .handled
+    }
+
+    private func filter(_ arguments: [String]) -> CommandOutcome {
+        if arguments == ["clear"] {
+            logic.clearFilters()
+            return .handled
+        }
+        guard !arguments.isEmpty, arguments.count % 2 == 0 else { return .error("usage: filter KEY VALUE... or filter clear") }
+        for index in stride(from: 0, to: arguments.count, by: 2) {
+            if let problem = logic.filter(arguments[index], arguments[index + 1]) { return .error(problem) }
+        }
+        return .handled
+    }
+
+    // MARK: - Factories
+
+    private static func viewModel(of logic: ListingLogic, now: @escaping () -> Date) -> Property<ListingListViewModel> {
+        let content = Property.combineLatest(Property.combineLatest(logic.kind, logic.listings), logic.filters)
+        let progress = Property.combineLatest(Property.combineLatest(logic.isLoading, logic.isComplete), logic.problem)
+        return Property.combineLatest(content, progress).map { content, progress in
+            ListingListViewModel(kind: content.0.0, listings: content.0.1, filters: content.1,
+                                 isLoading: progress.0.0, isComplete: progress.0.1, problem: progress.1, now: now())
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Signals
+import TextViews
+
+/// One command a screen understands, for `help`.
+struct CommandHelp {
+    let usage: String
+    let summary: String
+}
+
+/// What a command did to the session.
+enum CommandOutcome {
+    /// Handled; the screen stays.
+    case handled
+    /// The command was not understood or was malformed: print this one line.
+    case error(String)
+    /// Replace the screen stack's top with a new screen.
+    case push(any Screen)
+}
+
+/// A screen of the REPL: a controller's root view and the commands it takes.
+protocol Screen: AnyObject {
+    /// The screen's name for the prompt.
+    var name: String { get }
+    /// What to draw.
+    var rootView: any TextView { get }
+    /// The commands of this screen.
+    var commands: [CommandHelp] { get }
+    /// True while work the screen started has not settled (a request in flight).
+    var isBusy: Bool { get }
+    /// Sends `()` whenever bound state changed, so the REPL can redraw.
+    var changes: Signal<Void> { get }
+    /// Handles a command of this screen; nil when it is not one of its commands.
+    func handle(_ command: String, _ arguments: [String]) -> CommandOutcome?
+}

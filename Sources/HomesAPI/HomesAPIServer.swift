@@ -1,0 +1,175 @@
+import Foundation
+import Networking
+
+/// The embedded API of the demo: three listing services with the same meaning and
+/// different keys (rentals `id/name/...`, new homes `xinfang_*`, resale `esf_*`), paging,
+/// filters, signature checks and a settable latency, answered in-process or over HTTP.
+///
+/// Data is generated from a seed, so the same seed always serves the same listings.
+public final class HomesAPIServer: @unchecked Sendable {
+    /// The three services and their key conventions.
+    public enum Service: String, CaseIterable, Sendable {
+        case rentals, newHomes = "newhomes", resale
+
+        /// The prefix of every key of this service's items.
+        public var keyPrefix: String {
+            switch self {
+            case .rentals: return ""
+            case .newHomes: return "xinfang_"
+            case .resale: return "esf_"
+            }
+        }
+
+        /// The page and page-size parameter names.
+        public var pageKeys: (page: String, size: String) {
+            (keyPrefix + "page", keyPrefix + "page_size")
+        }
+
+        /// The list method name (`rentals/list`, ...).
+        public var listMethod: String { "\(rawValue)/list" }
+    }
+
+    /// One generated listing.
+    struct Listing {
+        let id: Int
+        let name: String
+        let title: String
+        let price: Int
+        let area: Int
+        let rooms: Int
+        let district: String
+        let latitude: Double
+        let longitude: Double
+        let updatedAt: Int
+    }
+
+    private let listings: [Service: [Listing]]
+    private let verifier: SignatureVerifier?
+    private let clock: @Sendable () -> Date
+    private let lock = NSLock()
+    private var requestCount = 0
+
+    /// Serves `count` listings per service generated from `seed`; checks signatures with
+    /// `secret` when given, against `clock`.
+    public init(seed: UInt64 = 7, count: Int = 45, secret: [UInt8]? = nil,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
+        var generator = SeededGenerator(seed: seed)
+        let districts = ["Xuhui", "Jing'an", "Pudong", "Changning", "Hongkou", "静安", "徐汇"]
+        let names = ["Loft", "Studio", "Garden Flat", "Courtyard", "Riverside", "Skyline", "Lane House", "Tower"]
+        var made: [Service: [Listing]] = [:]
+        let base = 1_763_700_000
+        for service in Service.allCases {
+            made[service] = (1...max(1, count)).map { index in
+                let rooms = 1 + Int(generator.next() % 4)
+                let district = districts[Int(generator.next() % UInt64(districts.count))]
+                let name = names[Int(generator.next() % UInt64(names.count))]
+                let price: Int
+                switch service {
+                case .rentals: price = 2_000 + Int(generator.next() % 180) * 100
+                case .newHomes, .resale: price = 1_200_000 + Int(generator.next() % 900) * 10_000
+                }
+                return Listing(
+                    id: index, name: "\(name) \(index)", title: "\(rooms)-room \(name.lowercased()) in \(district)",
+                    price: price, area: 30 + rooms * 20 + Int(generator.next() % 25), rooms: rooms, district: district,
+                    latitude: 31.15 + Double(generator.next() % 1_000) / 5_000,
+                    longitude: 121.35 + Double(generator.next() % 1_000) / 5_000,
+                    updatedAt: base - Int(generator.next() % 86_400)
+                )
+            }
+        }
+        listings = made
+        verifier = secret.map { SignatureVerifier(secret: $0) }
+        self.clock = clock
+    }
+
+    /// How many requests have been answered.
+    public var requestsServed: Int {
+        lock.lock(); defer { lock.unlock() }
+        return requestCount
+    }
+
+    /// Answers one request.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        lock.lock(); requestCount += 1; lock.unlock()
+        let path = request.url.path.split(separator: "/").map(String.init)
+        let method = path.suffix(2).joined(separator: "/")
+        let parameters = request.parameters
+        if let verifier {
+            switch verifier.verify(apiName: method, parameters: parameters, headers: request.headers, now: clock()) {
+            case .valid: break
+            case .stale: return .json(["code": 4011, "message": "request timestamp is stale"], status: 401)
+            case .missing, .mismatch: return .json(["code": 4010, "message": "signature rejected"], status: 401)
+            }
+        }
+        guard let service = Service.allCases.first(where: { method == $0.listMethod }) else {
+            if method.hasSuffix("/detail"), let service = Service(rawValue: path.dropLast().last ?? "") {
+                return detail(service, parameters)
+            }
+            return .json(["message": .string("no API \(method)")], status: 404)
+        }
+        return list(service, parameters)
+    }
+
+    private func list(_ service: Service, _ parameters: [String: String]) -> HTTPResponse {
+        let keys = service.pageKeys
+        guard let page = Int(parameters[keys.page] ?? "1"), page >= 1,
+              let size = Int(parameters[keys.size] ?? "10"), (1...100).contains(size) else {
+            return .json(["message": .string("bad paging parameters")], status: 400)
+        }
+        var items = listings[service] ?? []
+        if let text = parameters["max_price"], let maximum = Int(text) { items = items.filter { $0.price <= maximum } }
+        if let text = parameters["min_price"], let minimum = Int(text) { items = items.filter { $0.price >= minimum } }
+        if let text = parameters["rooms"], let rooms = Int(text) { items = items.filter { $0.rooms == rooms } }
+        if let district = parameters["district"], !district.isEmpty {
+            items = items.filter { $0.district.lowercased() == district.lowercased() }
+        }
+        let start = min(items.count, (page - 1) * size)
+        let slice = items[start..<min(items.count, start + size)]
+        let prefix = service.keyPrefix
+        let encoded: [JSONValue] = slice.map { listing in
+            var object: [String: JSONValue] = [
+                prefix + "id": .number(Double(listing.id)),
+                prefix + "name": .string(listing.name),
+                prefix + "title": .string(listing.title),
+                prefix + "price": .number(Double(listing.price)),
+                prefix + "area": .number(Double(listing.area)),
+                prefix + "district": .string(listing.district),
+                prefix + "lat": .number(listing.latitude),
+                prefix + "lng": .number(listing.longitude),
+                prefix + "updated_at": .number(Double(listing.updatedAt)),
+            ]
+            object[prefix + "rooms"] = .number(Double(listing.rooms))
+            return .object(object)
+        }
+        return .json(["items": .array(encoded), "total": .number(Double(items.count))])
+    }
+
+    private func detail(_ service: Service, _ parameters: [String: String]) -> HTTPResponse {
+        guard let id = Int(parameters["id"] ?? ""), let listing = listings[service]?.first(where: { $0.id == id }) else {
+            return .json(["message": "no such listing"], status: 404)
+        }
+        return .json([
+            "id": .number(Double(listing.id)), "name": .string(listing.name), "title": .string(listing.title),
+            "price": .number(Double(listing.price)), "area": .number(Double(listing.area)),
+            "rooms": .number(Double(listing.rooms)), "district": .string(listing.district),
+            "updated_at": .number(Double(listing.updatedAt)),
+        ])
+    }
+}
+
+/// A small deterministic random generator (SplitMix64).
+struct SeededGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

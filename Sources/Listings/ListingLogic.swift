@@ -1,0 +1,142 @@
+import Foundation
+import Networking
+import Signals
+
+/// The business logic of the listing list: which kind is shown, with which filters, the
+/// pages loaded so far, and what is going on. Drives the three list API managers.
+public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, @unchecked Sendable {
+    /// The listings loaded so far, page after page.
+    public let listings: Property<[ListingSummary]>
+    /// The kind shown.
+    public let kind: Property<ListingKind>
+    /// The filters applied (API parameter name to value).
+    public let filters: Property<[String: String]>
+    /// Whether a page is loading.
+    public let isLoading: Property<Bool>
+    /// Whether every page has been loaded.
+    public let isComplete: Property<Bool>
+    /// The last problem, for the user; nil when all is well.
+    public let problem: Property<String?>
+
+    private let listingsState = MutableProperty<[ListingSummary]>([])
+    private let kindState = MutableProperty(ListingKind.rent)
+    private let filtersState = MutableProperty<[String: String]>([:])
+    private let loadingState = MutableProperty(false)
+    private let completeState = MutableProperty(false)
+    private let problemState = MutableProperty<String?>(nil)
+    private let managers: [ListingKind: any APIManaging]
+    private let loaders: [ListingKind: (Bool, Bool) -> Bool]
+    private let pagers: [ListingKind: () -> Bool]
+    private let cancellers: [ListingKind: () -> Void]
+
+    /// Filters the list APIs understand.
+    public static let filterKeys: Set<String> = ["max_price", "min_price", "rooms", "district"]
+
+    /// Logic over `engine`'s services.
+    public init(engine: APIEngine) {
+        listings = Property(listingsState)
+        kind = Property(kindState)
+        filters = Property(filtersState)
+        isLoading = Property(loadingState)
+        isComplete = Property(completeState)
+        problem = Property(problemState)
+        let rentals = APIManager(RentalListAPI(), engine: engine)
+        let newHomes = APIManager(NewHomeListAPI(), engine: engine)
+        let resale = APIManager(ResaleListAPI(), engine: engine)
+        managers = [.rent: rentals, .new: newHomes, .resale: resale]
+        loaders = [
+            .rent: { first, fresh in first ? rentals.loadData(ignoringCache: fresh) : rentals.loadNextPage() },
+            .new: { first, fresh in first ? newHomes.loadData(ignoringCache: fresh) : newHomes.loadNextPage() },
+            .resale: { first, fresh in first ? resale.loadData(ignoringCache: fresh) : resale.loadNextPage() },
+        ]
+        pagers = [.rent: { rentals.isLastPage }, .new: { newHomes.isLastPage }, .resale: { resale.isLastPage }]
+        cancellers = [.rent: rentals.cancelAllRequests, .new: newHomes.cancelAllRequests, .resale: resale.cancelAllRequests]
+        rentals.delegate = self
+        newHomes.delegate = self
+        resale.delegate = self
+        rentals.parameterSource = self
+        newHomes.parameterSource = self
+        resale.parameterSource = self
+    }
+
+    // MARK: - Intents
+
+    /// Shows `kind` from its first page.
+    public func show(_ kind: ListingKind) {
+        if kind != kindState.value { cancellers[kindState.value]?() }
+        kindState.value = kind
+        load(firstPage: true, fresh: false)
+    }
+
+    /// Loads the next page; does nothing on the last page or while loading.
+    @discardableResult
+    public func loadMore() -> Bool {
+        guard !loadingState.value, !completeState.value else { return false }
+        return load(firstPage: false, fresh: false)
+    }
+
+    /// Reloads the first page from the network; a refresh while loading is ignored.
+    @discardableResult
+    public func refresh() -> Bool {
+        guard !loadingState.value else { return false }
+        return load(firstPage: true, fresh: true)
+    }
+
+    /// Sets a filter and reloads; a load in flight is cancelled for the new one.
+    /// Returns a problem for an unknown key or a bad value.
+    public func filter(_ key: String, _ value: String) -> String? {
+        guard Self.filterKeys.contains(key) else {
+            return "unknown filter \(key); use one of \(Self.filterKeys.sorted().joined(separator: ", "))"
+        }
+        if key != "district", Int(value) == nil || (Int(value) ?? -1) < 0 {
+            return "\(key) needs a whole number, not \(value)"
+        }
+        filtersState.value[key] = value
+        load(firstPage: true, fresh: false)
+        return nil
+    }
+
+    /// Removes every filter and reloads.
+    public func clearFilters() {
+        filtersState.value = [:]
+        load(firstPage: true, fresh: false)
+    }
+
+    @discardableResult
+    private func load(firstPage: Bool, fresh: Bool) -> Bool {
+        let started = loaders[kindState.value]?(firstPage, fresh) ?? false
+        if started {
+            if firstPage { completeState.value = false }
+            loadingState.value = true
+            problemState.value = nil
+        }
+        return started
+    }
+
+    // MARK: - APIManagerParameterSource
+
+    public func parameters(for manager: any APIManaging) -> [String: String] {
+        filtersState.value
+    }
+
+    // MARK: - APIManagerDelegate
+
+    public func apiManagerDidSucceed(_ manager: any APIManaging) {
+        guard isCurrent(manager) else { return }
+        let page = manager.fetchData(with: ListingListReformer())
+        listingsState.value = manager.isFirstPage ? page : listingsState.value + page
+        completeState.value = manager.isLastPage
+        loadingState.value = manager.isLoading
+    }
+
+    public func apiManagerDidFail(_ manager: any APIManaging) {
+        guard isCurrent(manager) else { return }
+        loadingState.value = manager.isLoading
+        guard let result = manager.lastResult, result.kind != .cancelled else { return }
+        problemState.value = result.message ?? "the listings could not be loaded"
+    }
+
+    private func isCurrent(_ manager: any APIManaging) -> Bool {
+        managers[kindState.value] === manager
+    }
+}
