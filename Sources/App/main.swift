@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HomesAPI
 import Listings
+import HomesScreens
 import Networking
 
 // homes: a property-listing browser in the terminal, built on the package's architecture.

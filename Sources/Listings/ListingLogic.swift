@@ -106,11 +106,16 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
     private func load(firstPage: Bool, fresh: Bool) -> Bool {
         let started = loaders[kindState.value]?(firstPage, fresh) ?? false
         if started {
-            if firstPage { completeState.value = false }
-            loadingState.value = true
-            problemState.value = nil
+            if firstPage { set(completeState, false) }
+            set(loadingState, true)
+            set(problemState, nil)
         }
         return started
+    }
+
+    /// Sets `property` only when the value differs, so observers hear of real changes.
+    private func set<Value: Equatable>(_ property: MutableProperty<Value>, _ value: Value) {
+        if property.value != value { property.value = value }
     }
 
     // MARK: - APIManagerParameterSource
@@ -125,15 +130,15 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
         guard isCurrent(manager) else { return }
         let page = manager.fetchData(with: ListingListReformer())
         listingsState.value = manager.isFirstPage ? page : listingsState.value + page
-        completeState.value = manager.isLastPage
-        loadingState.value = manager.isLoading
+        set(completeState, manager.isLastPage)
+        set(loadingState, manager.isLoading)
     }
 
     public func apiManagerDidFail(_ manager: any APIManaging) {
         guard isCurrent(manager) else { return }
-        loadingState.value = manager.isLoading
+        set(loadingState, manager.isLoading)
         guard let result = manager.lastResult, result.kind != .cancelled else { return }
-        problemState.value = result.message ?? "the listings could not be loaded"
+        set(problemState, result.message ?? "the listings could not be loaded")
     }
 
     private func isCurrent(_ manager: any APIManaging) -> Bool {

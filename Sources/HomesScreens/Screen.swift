@@ -2,13 +2,21 @@ import Signals
 import TextViews
 
 /// One command a screen understands, for `help`.
-struct CommandHelp {
-    let usage: String
-    let summary: String
+public struct CommandHelp: Sendable {
+    /// How to type it.
+    public let usage: String
+    /// What it does.
+    public let summary: String
+
+    /// Describes a command.
+    public init(usage: String, summary: String) {
+        self.usage = usage
+        self.summary = summary
+    }
 }
 
 /// What a command did to the session.
-enum CommandOutcome {
+public enum CommandOutcome {
     /// Handled; the screen stays.
     case handled
     /// The command was not understood or was malformed: print this one line.
@@ -18,7 +26,7 @@ enum CommandOutcome {
 }
 
 /// A screen of the REPL: a controller's root view and the commands it takes.
-protocol Screen: AnyObject {
+public protocol Screen: AnyObject {
     /// The screen's name for the prompt.
     var name: String { get }
     /// What to draw.

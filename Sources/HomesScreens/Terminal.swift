@@ -4,13 +4,20 @@ import Glibc
 #endif
 
 /// Facts about the terminal the REPL talks to.
-struct Terminal {
+public struct Terminal: Sendable {
     /// Whether a person is typing (stdin is a terminal), rather than a piped script.
-    let isInteractive: Bool
+    public let isInteractive: Bool
     /// The width to render to: the terminal's, `$COLUMNS`, or 80.
-    let width: Int
+    public let width: Int
 
-    static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Terminal {
+    /// A terminal description, for tests.
+    public init(isInteractive: Bool, width: Int) {
+        self.isInteractive = isInteractive
+        self.width = width
+    }
+
+    /// The terminal this process talks to.
+    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Terminal {
         let interactive = isatty(STDIN_FILENO) == 1
         var width = 80
         if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns >= 20 {

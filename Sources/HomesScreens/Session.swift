@@ -9,14 +9,15 @@ import TextViews
 /// On a terminal the screen is also redrawn whenever bound state changes (a response
 /// landing). With a piped script the output is deterministic: each command's output
 /// appears after its work settled, with no prompts or spinners.
-final class Session {
+public final class Session {
     private let queue: DispatchQueue
     private let terminal: Terminal
     private let write: (String) -> Void
     private var stack: [any Screen] = []
     private var redraw: Disposable?
 
-    init(root: any Screen, queue: DispatchQueue, terminal: Terminal, write: @escaping (String) -> Void) {
+    /// A session showing `root`, running screens on `queue`, writing with `write`.
+    public init(root: any Screen, queue: DispatchQueue, terminal: Terminal, write: @escaping (String) -> Void) {
         self.queue = queue
         self.terminal = terminal
         self.write = write
@@ -24,7 +25,7 @@ final class Session {
     }
 
     /// Runs until end of input or `quit`.
-    func run(readLine: () -> String?) {
+    public func run(readLine: () -> String?) {
         settleAndShow()
         while true {
             if terminal.isInteractive { write("homes> ") }
@@ -34,7 +35,7 @@ final class Session {
     }
 
     /// Runs one command line; false when the session should end.
-    func execute(_ line: String) -> Bool {
+    public func execute(_ line: String) -> Bool {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let command = words.first?.lowercased() else { return true }
         let arguments = Array(words.dropFirst())

@@ -6,16 +6,17 @@ import ViewModels
 
 /// Coordinates the listing list: binds the logic's state, through the view model, to the
 /// table view, and forwards the user's intents to the logic. Nothing else.
-final class ListingListController: Screen {
-    let name = "listings"
-    let rootView: any TextView
-    let changes: Signal<Void>
+public final class ListingListController: Screen {
+    public let name = "listings"
+    public let rootView: any TextView
+    public let changes: Signal<Void>
     private let logic: ListingLogic
     private let table = TableView()
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
 
-    init(logic: ListingLogic, now: @escaping () -> Date) {
+    /// A controller for `logic`'s list; `now` dates the "3 min ago" texts.
+    public init(logic: ListingLogic, now: @escaping () -> Date) {
         self.logic = logic
         rootView = table
         (changes, changed) = Signal<Void>.pipe()
@@ -31,11 +32,11 @@ final class ListingListController: Screen {
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
     }
 
-    var isBusy: Bool { logic.isLoading.value }
+    public var isBusy: Bool { logic.isLoading.value }
 
     // MARK: - Commands
 
-    var commands: [CommandHelp] {
+    public var commands: [CommandHelp] {
         [
             CommandHelp(usage: "list rent|new|resale", summary: "show a kind of listing"),
             CommandHelp(usage: "more", summary: "load the next page"),
@@ -45,7 +46,7 @@ final class ListingListController: Screen {
         ]
     }
 
-    func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+    public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
         switch command {
         case "list": return list(arguments)
         case "more": return logic.loadMore() ? .handled : .error(logic.isComplete.value ? "that was the last page" : "still loading")

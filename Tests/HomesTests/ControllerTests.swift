@@ -1,0 +1,70 @@
+import Foundation
+import HomesScreens
+import Listings
+import Signals
+import SignalsTesting
+import Testing
+import TextViews
+
+@Suite struct ListingListControllerTests {
+    let now = Date(timeIntervalSince1970: 1_763_700_000)
+
+    @Test func intentsReachTheLogicAndTheViewShowsTheResult() throws {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let controller = harness.run { ListingListController(logic: logic, now: { now }) }
+        harness.run { logic.show(.rent) }
+        var lines = harness.run { controller.rootView.render(width: 80) }
+        #expect(lines.first == "Rentals")
+        #expect(lines.last == "8 shown - type more for the next page")
+        #expect(harness.run { controller.handle("more", []) }.map(isHandled) == true)
+        lines = harness.run { controller.rootView.render(width: 80) }
+        #expect(lines.last == "16 shown - type more for the next page")
+        _ = harness.run { controller.handle("filter", ["district", "静安"]) }
+        lines = harness.run { controller.rootView.render(width: 80) }
+        #expect(lines.first == "Rentals (district=静安)")
+        #expect(lines.dropFirst(3).dropLast().allSatisfy { $0.contains("静安") })
+    }
+
+    @Test func badInputIsAnErrorLineAndUnknownCommandsAreNotThisScreens() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let controller = harness.run { ListingListController(logic: logic, now: { now }) }
+        #expect(errorText(harness.run { controller.handle("list", ["boats"]) }) == "usage: list rent|new|resale")
+        #expect(errorText(harness.run { controller.handle("filter", ["rooms"]) }) == "usage: filter KEY VALUE... or filter clear")
+        #expect(harness.run { controller.handle("fly", []) } == nil)
+    }
+
+    @Test func theControllerSignalsEveryChangeOfWhatItShows() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let controller = harness.run { ListingListController(logic: logic, now: { now }) }
+        let changes = controller.changes.record()
+        harness.run { logic.show(.resale) }
+        #expect(changes.values.count >= 2)
+    }
+
+    @Test func aPoppedScreenFreesItsControllerAndViewsAndLeavesNoBindings() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let tracker = ReleaseTracker()
+        harness.run {
+            let controller = ListingListController(logic: logic, now: { now })
+            tracker.track(controller, "controller")
+            tracker.track(controller.rootView, "table view")
+            logic.show(.rent)
+        }
+        harness.run { logic.show(.new) }
+        tracker.assertAllReleased()
+    }
+
+    private func isHandled(_ outcome: CommandOutcome) -> Bool {
+        if case .handled = outcome { return true }
+        return false
+    }
+
+    private func errorText(_ outcome: CommandOutcome?) -> String? {
+        if case .error(let text)? = outcome { return text }
+        return nil
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import HomesAPI
+import Listings
+import Networking
+import Signals
+import SignalsTesting
+import Testing
+
+@Suite struct ListingListReformerTests {
+    @Test func threeServicesWithDifferentKeysBecomeOneShape() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        var seen: [ListingKind: ListingSummary] = [:]
+        for kind in ListingKind.allCases {
+            harness.run { logic.show(kind) }
+            let first = logic.listings.value.first
+            #expect(first?.kind == kind)
+            #expect(first?.id == 1)
+            #expect(first.map { $0.price > 0 && $0.area > 0 && !$0.district.isEmpty } == true)
+            seen[kind] = first
+        }
+        #expect(seen.count == 3)
+    }
+
+    @Test func itemsMissingRequiredFieldsAreSkipped() {
+        final class Manager: APIManaging, @unchecked Sendable {
+            var definition: any APIDefinition { ResaleListAPI() }
+            var rawData: JSONValue? { nil }
+            var lastResult: APIResult? { nil }
+            var lastParameters: [String: String] { [:] }
+            var isLoading: Bool { false }
+            var isFirstPage: Bool { true }
+            var isLastPage: Bool { true }
+        }
+        let data: JSONValue = ["items": [["esf_id": 1, "esf_name": "A", "esf_price": 10], ["esf_id": 2], "junk",
+                                         ["esf_id": "3", "esf_name": "B", "esf_price": 5]]]
+        let reformed = ListingListReformer().reform(data, from: Manager())
+        #expect(reformed.map(\.id) == [1])
+        #expect(reformed.first?.title == "A")
+    }
+}
+
+@Suite struct ListingLogicTests {
+    @Test func showMoreAndTheLastPage() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let counts = logic.listings.map(\.count).skipRepeats().record()
+        harness.run { logic.show(.rent) }
+        #expect(harness.run { logic.loadMore() })
+        #expect(harness.run { logic.loadMore() })
+        #expect(logic.isComplete.value)
+        #expect(!harness.run { logic.loadMore() })
+        counts.assertValues([0, 8, 16, 20])
+    }
+
+    @Test func loadingIsVisibleWhileARequestIsInFlight() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let loading = logic.isLoading.record()
+        harness.transport.holding = true
+        harness.run { logic.show(.new) }
+        #expect(logic.isLoading.value)
+        #expect(!harness.run { logic.refresh() })
+        harness.transport.release()
+        harness.queue.sync {}
+        loading.assertValues([false, true, false])
+    }
+
+    @Test func aNewFilterCancelsTheRequestInFlight() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        harness.run { logic.show(.rent) }
+        harness.transport.holding = true
+        let problems = logic.problem.record()
+        #expect(harness.run { logic.filter("rooms", "2") } == nil)
+        #expect(harness.run { logic.filter("district", "Xuhui") } == nil)
+        harness.transport.release()
+        harness.queue.sync {}
+        #expect(logic.listings.value.allSatisfy { $0.district == "Xuhui" })
+        #expect(logic.filters.value == ["rooms": "2", "district": "Xuhui"])
+        problems.assertValues([nil])
+    }
+
+    @Test func badFiltersAreRefusedWithAMessage() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        #expect(harness.run { logic.filter("colour", "red") }?.hasPrefix("unknown filter colour") == true)
+        #expect(harness.run { logic.filter("rooms", "-1") } == "rooms needs a whole number, not -1")
+        #expect(logic.filters.value.isEmpty)
+    }
+
+    @Test func aRejectedSignatureBecomesAProblem() {
+        let harness = HomesHarness()
+        harness.engine.services.register(APIService(name: "rentals", baseURL: URL(string: "http://x")!,
+                                                    signatureRejectedCodes: [4010], signingSecret: Array("wrong".utf8)))
+        let logic = ListingLogic(engine: harness.engine)
+        harness.run { logic.show(.rent) }
+        #expect(logic.problem.value == "signature rejected")
+        #expect(logic.listings.value.isEmpty)
+        #expect(!logic.isLoading.value)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Scripted sessions piped into the built `homes` executable; the output must match the
+/// expected transcript exactly (piped output is deterministic).
+@Suite(.serialized) struct TranscriptTests {
+    static var homes: URL? {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("homes") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    static let transcripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Transcripts")
+
+    func run(_ arguments: [String], input: Data) throws -> (output: String, errors: String, status: Int32) {
+        struct NotBuilt: Error {}
+        guard let homes = Self.homes else {
+            Issue.record("homes was not built next to the tests")
+            throw NotBuilt()
+        }
+        let process = Process()
+        process.executableURL = homes
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "72"
+        process.environment = environment
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self), process.terminationStatus)
+    }
+
+    @Test func theListingsSessionMatchesItsTranscript() throws {
+        let input = try Data(contentsOf: Self.transcripts.appendingPathComponent("listings.in"))
+        let expectedURL = Self.transcripts.appendingPathComponent("listings.out")
+        let result = try run([], input: input)
+        #expect(result.status == 0)
+        #expect(result.errors.isEmpty)
+        if ProcessInfo.processInfo.environment["RECORD_TRANSCRIPTS"] != nil {
+            try Data(result.output.utf8).write(to: expectedURL)
+        }
+        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
+        #expect(result.output == expected, "update with RECORD_TRANSCRIPTS=1 if the change is intended")
+    }
+
+    @Test func theSameScriptGivesTheSameOutput() throws {
+        let input = try Data(contentsOf: Self.transcripts.appendingPathComponent("listings.in"))
+        let first = try run(["--latency", "3"], input: input)
+        let second = try run(["--latency", "0"], input: input)
+        #expect(first.output == second.output)
+    }
+
+    @Test func helpDocumentsEveryFlagAndBadFlagsExitWithUsage() throws {
+        let help = try run(["--help"], input: Data())
+        #expect(help.status == 0)
+        for flag in ["--api", "--latency", "--seed", "--help"] { #expect(help.output.contains(flag)) }
+        let bad = try run(["--latency", "soon"], input: Data())
+        #expect(bad.status == 2)
+        #expect(bad.errors.hasPrefix("homes: --latency needs a number"))
+    }
+
+    @Test func garbageInputNeverCrashesTheSession() throws {
+        var generator = SystemRandomNumberGenerator()
+        var script = ""
+        let words = ["list", "more", "filter", "refresh", "back", "help", "open", "rooms", "rent", "静安", "-1", "\u{0}",
+                     "😀", "\"", "new", "clear", "district", "max_price", String(repeating: "x", count: 300)]
+        for _ in 0..<200 {
+            let count = Int.random(in: 0...4, using: &generator)
+            script += (0..<count).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ") + "\n"
+        }
+        let result = try run([], input: Data((script + "quit\n").utf8))
+        #expect(result.status == 0)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Listings
+import Testing
+import ViewModels
+
+@Suite struct FormattingTests {
+    @Test func pricesAreasAndAges() {
+        #expect(Formatting.price(3_600, monthly: true) == "¥3,600/mo")
+        #expect(Formatting.price(4_350_000, monthly: false) == "¥4.35M")
+        #expect(Formatting.price(950, monthly: false) == "¥950")
+        #expect(Formatting.area(85) == "85 m²")
+        let now = Date(timeIntervalSince1970: 10_000_000)
+        #expect(Formatting.age(of: now, now: now) == "just now")
+        #expect(Formatting.age(of: now.addingTimeInterval(-180), now: now) == "3 min ago")
+        #expect(Formatting.age(of: now.addingTimeInterval(-7_300), now: now) == "2 h ago")
+        #expect(Formatting.age(of: now.addingTimeInterval(-200_000), now: now) == "2 d ago")
+        #expect(Formatting.age(of: now.addingTimeInterval(60), now: now) == "just now")
+    }
+}
+
+@Suite struct ListingListViewModelTests {
+    let now = Date(timeIntervalSince1970: 1_000_000)
+
+    func listing(_ id: Int, _ kind: ListingKind = .rent) -> ListingSummary {
+        ListingSummary(kind: kind, id: id, name: "Home \(id)", title: "t", price: 3_000 + id, area: 50, district: "静安",
+                       updatedAt: now.addingTimeInterval(-120), latitude: 0, longitude: 0)
+    }
+
+    @Test func rowsTitleStatusAndFooter() {
+        let model = ListingListViewModel(kind: .rent, listings: [listing(1), listing(2)], filters: ["rooms": "2"],
+                                         isLoading: false, isComplete: false, problem: nil, now: now)
+        #expect(model.title == "Rentals (rooms=2)")
+        #expect(model.rows.map(\.number) == ["1", "2"])
+        #expect(model.rows[0].price == "¥3,001/mo")
+        #expect(model.rows[0].age == "2 min ago")
+        #expect(model.status == "")
+        #expect(model.footer == "2 shown - type more for the next page")
+    }
+
+    @Test func loadingProblemEmptyAndComplete() {
+        let loading = ListingListViewModel(kind: .new, listings: [], filters: [:], isLoading: true, isComplete: false,
+                                           problem: nil, now: now)
+        #expect(loading.status == "loading…")
+        #expect(loading.footer == "")
+        let failed = ListingListViewModel(kind: .resale, listings: [], filters: [:], isLoading: false, isComplete: true,
+                                          problem: "timed out", now: now)
+        #expect(failed.status == "! timed out")
+        #expect(failed.footer == "no listings")
+        let all = ListingListViewModel(kind: .new, listings: [listing(1, .new)], filters: [:], isLoading: false,
+                                       isComplete: true, problem: nil, now: now)
+        #expect(all.footer == "1 shown, that is all")
+        #expect(all.rows[0].price == "¥3,001")
+        #expect(ListingListViewModel().title == "Listings")
+    }
+}
