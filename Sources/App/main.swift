@@ -1,17 +1,22 @@
 import Dispatch
+import Favorites
 import Foundation
 import HomesAPI
-import Listings
 import HomesScreens
+import Listings
+import Mediator
 import Networking
+import Persistence
 
 // homes: a property-listing browser in the terminal, built on the package's architecture.
 
 let usage = """
-usage: homes [--api URL] [--latency MS] [--seed N]
+usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N]
        homes --help
 
   --api URL      use the HTTP API at URL instead of the embedded one
+  --db PATH      keep favourites in the SQLite file PATH
+                 (default: ~/.local/share/homes/homes.sqlite)
   --latency MS   delay every embedded API response by MS milliseconds (default 0)
   --seed N       seed of the embedded API's generated listings (default 7)
   --help         show this text
@@ -26,6 +31,7 @@ struct UsageError: Error {
 
 struct Options {
     var apiURL: URL?
+    var databasePath: String?
     var latency = 0
     var seed: UInt64 = 7
 }
@@ -42,6 +48,11 @@ func parseOptions(_ arguments: [String]) -> Result<Options?, UsageError> {
                 return .failure(UsageError(message: "--api needs an http:// or https:// URL"))
             }
             options.apiURL = url
+        case "--db":
+            guard let path = iterator.next(), !path.isEmpty else {
+                return .failure(UsageError(message: "--db needs a file path"))
+            }
+            options.databasePath = path
         case "--latency":
             guard let text = iterator.next(), let value = Int(text), (0...60_000).contains(value) else {
                 return .failure(UsageError(message: "--latency needs a number of milliseconds from 0 to 60000"))
@@ -97,13 +108,33 @@ let terminal = Terminal.current()
 let fixedNow = Date(timeIntervalSince1970: 1_763_700_000)
 let now: () -> Date = terminal.isInteractive ? { Date() } : { fixedNow }
 
+// Favourites live in SQLite; a database that cannot be used is reported, not fatal.
+let databasePath = options.databasePath ?? {
+    let home = ProcessInfo.processInfo.environment["HOME"] ?? NSTemporaryDirectory()
+    let folder = URL(fileURLWithPath: home).appendingPathComponent(".local/share/homes")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent("homes.sqlite").path
+}()
+let database = DatabasePool.shared.database(at: databasePath)
+do {
+    try Migrator(FavoritesDataCenter.migrations).migrate(database)
+} catch {
+    FileHandle.standardError.write(Data("homes: favourites are unavailable: \(error)\n".utf8))
+}
+
+let mediator = Mediator(scheme: "homes")
+let context = appQueue.sync {
+    HomesContext(engine: engine, favorites: FavoritesLogic(store: FavoritesDataCenter(database: database)),
+                 mediator: mediator, now: now)
+}
+context.registerTargets()
 let logic = ListingLogic(engine: engine)
 let listings = appQueue.sync { () -> ListingListController in
-    let controller = ListingListController(logic: logic, now: now)
+    let controller = ListingListController(logic: logic, context: context)
     logic.show(.rent)
     return controller
 }
-let session = Session(root: listings, queue: appQueue, terminal: terminal) { text in
+let session = Session(root: listings, context: context, queue: appQueue, terminal: terminal) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 session.run { readLine() }

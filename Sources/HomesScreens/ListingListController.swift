@@ -1,5 +1,7 @@
+import Favorites
 import Foundation
 import Listings
+import Mediator
 import Signals
 import TextViews
 import ViewModels
@@ -11,13 +13,20 @@ public final class ListingListController: Screen {
     public let rootView: any TextView
     public let changes: Signal<Void>
     private let logic: ListingLogic
+    private let favorites: FavoritesLogic
+    private let mediator: Mediator
+    private let now: () -> Date
     private let table = TableView()
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
 
-    /// A controller for `logic`'s list; `now` dates the "3 min ago" texts.
-    public init(logic: ListingLogic, now: @escaping () -> Date) {
+    /// A controller for `logic`'s list; detail screens open through `context`'s mediator.
+    public init(logic: ListingLogic, context: HomesContext) {
         self.logic = logic
+        favorites = context.favorites
+        mediator = context.mediator
+        now = context.now
+        let now = context.now
         rootView = table
         (changes, changed) = Signal<Void>.pipe()
         let viewModel = Self.viewModel(of: logic, now: now)
@@ -43,6 +52,9 @@ public final class ListingListController: Screen {
             CommandHelp(usage: "refresh", summary: "reload the first page from the network"),
             CommandHelp(usage: "filter KEY VALUE...", summary: "filter by max_price, min_price, rooms or district"),
             CommandHelp(usage: "filter clear", summary: "remove every filter"),
+            CommandHelp(usage: "open N", summary: "show listing N"),
+            CommandHelp(usage: "fav N", summary: "save listing N in favourites"),
+            CommandHelp(usage: "unfav N", summary: "forget listing N"),
         ]
     }
 
@@ -52,6 +64,7 @@ public final class ListingListController: Screen {
         case "more": return logic.loadMore() ? .handled : .error(logic.isComplete.value ? "that was the last page" : "still loading")
         case "refresh": return logic.refresh() ? .handled : .error("already loading")
         case "filter": return filter(arguments)
+        case "open", "fav", "unfav": return listing(command, arguments)
         default: return nil
         }
     }
@@ -76,6 +89,24 @@ public final class ListingListController: Screen {
             if let problem = logic.filter(arguments[index], arguments[index + 1]) { return .error(problem) }
         }
         return .handled
+    }
+
+    private func listing(_ command: String, _ arguments: [String]) -> CommandOutcome {
+        let shown = logic.listings.value
+        guard arguments.count == 1, let number = Int(arguments[0]), shown.indices.contains(number - 1) else {
+            return .error(shown.isEmpty ? "there are no listings shown" : "usage: \(command) N, with N from 1 to \(shown.count)")
+        }
+        let listing = shown[number - 1]
+        switch command {
+        case "open":
+            return mediator.listingDetail(kind: listing.kind.rawValue, id: listing.id)
+        case "fav":
+            let problem = favorites.save(kind: listing.kind.rawValue, listingID: listing.id, name: listing.name,
+                                         price: listing.price, now: now())
+            return problem.map(CommandOutcome.error) ?? .handled
+        default:
+            return favorites.remove(kind: listing.kind.rawValue, listingID: listing.id).map(CommandOutcome.error) ?? .handled
+        }
     }
 
     // MARK: - Factories

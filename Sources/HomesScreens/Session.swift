@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import Mediator
+import Networking
 import Signals
 import TextViews
 
@@ -11,14 +13,17 @@ import TextViews
 /// appears after its work settled, with no prompts or spinners.
 public final class Session {
     private let queue: DispatchQueue
+    private let context: HomesContext
     private let terminal: Terminal
     private let write: (String) -> Void
     private var stack: [any Screen] = []
     private var redraw: Disposable?
 
     /// A session showing `root`, running screens on `queue`, writing with `write`.
-    public init(root: any Screen, queue: DispatchQueue, terminal: Terminal, write: @escaping (String) -> Void) {
+    public init(root: any Screen, context: HomesContext, queue: DispatchQueue, terminal: Terminal,
+                write: @escaping (String) -> Void) {
         self.queue = queue
+        self.context = context
         self.terminal = terminal
         self.write = write
         stack = [root]
@@ -45,6 +50,21 @@ public final class Session {
             return false
         case "help":
             write(queue.sync { help() })
+            return true
+        case "offline", "online":
+            context.engine.reachability.update(isReachable: command == "online")
+            write("network is now \(command)\n")
+            return true
+        case "go", "favs":
+            if command == "go" && arguments.count != 1 {
+                write("error: usage: go URL, like go homes://listing/detail?kind=rent&id=3\n")
+                return true
+            }
+            let outcome = queue.sync {
+                command == "go" ? context.mediator.screen(at: arguments[0]) : context.mediator.favoritesList()
+            }
+            if case .push(let screen) = outcome { queue.sync { stack.append(screen) } }
+            settleAndShow()
             return true
         case "back":
             let popped: Bool = queue.sync {
@@ -76,6 +96,9 @@ public final class Session {
 
     private func help() -> String {
         let commands = (stack.last?.commands ?? []) + [
+            CommandHelp(usage: "favs", summary: "show the favourites"),
+            CommandHelp(usage: "go URL", summary: "open a homes:// link"),
+            CommandHelp(usage: "offline / online", summary: "simulate losing and regaining the network"),
             CommandHelp(usage: "back", summary: "return to the previous screen"),
             CommandHelp(usage: "help", summary: "list these commands"),
             CommandHelp(usage: "quit", summary: "leave homes"),

@@ -62,7 +62,7 @@ public final class TableView: TextView {
         if rows.isEmpty {
             lines.append(DisplayText.truncate(emptyText, to: width))
         } else {
-            lines += Layout.table([headings] + rows, width: width, trailingColumns: trailingColumns)
+            lines += Layout.table(headings.isEmpty ? rows : [headings] + rows, width: width, trailingColumns: trailingColumns)
         }
         if !status.isEmpty { lines += DisplayText.wrap(status, to: width) }
         if !footer.isEmpty { lines.append(DisplayText.truncate(footer, to: width)) }

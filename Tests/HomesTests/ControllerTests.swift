@@ -1,5 +1,8 @@
+import Favorites
 import Foundation
 import HomesScreens
+import Mediator
+import Persistence
 import Listings
 import Signals
 import SignalsTesting
@@ -12,7 +15,8 @@ import TextViews
     @Test func intentsReachTheLogicAndTheViewShowsTheResult() throws {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
-        let controller = harness.run { ListingListController(logic: logic, now: { now }) }
+        let context = context(harness)
+        let controller = harness.run { ListingListController(logic: logic, context: context) }
         harness.run { logic.show(.rent) }
         var lines = harness.run { controller.rootView.render(width: 80) }
         #expect(lines.first == "Rentals")
@@ -29,7 +33,8 @@ import TextViews
     @Test func badInputIsAnErrorLineAndUnknownCommandsAreNotThisScreens() {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
-        let controller = harness.run { ListingListController(logic: logic, now: { now }) }
+        let context = context(harness)
+        let controller = harness.run { ListingListController(logic: logic, context: context) }
         #expect(errorText(harness.run { controller.handle("list", ["boats"]) }) == "usage: list rent|new|resale")
         #expect(errorText(harness.run { controller.handle("filter", ["rooms"]) }) == "usage: filter KEY VALUE... or filter clear")
         #expect(harness.run { controller.handle("fly", []) } == nil)
@@ -38,7 +43,8 @@ import TextViews
     @Test func theControllerSignalsEveryChangeOfWhatItShows() {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
-        let controller = harness.run { ListingListController(logic: logic, now: { now }) }
+        let context = context(harness)
+        let controller = harness.run { ListingListController(logic: logic, context: context) }
         let changes = controller.changes.record()
         harness.run { logic.show(.resale) }
         #expect(changes.values.count >= 2)
@@ -48,14 +54,24 @@ import TextViews
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let tracker = ReleaseTracker()
+        let context = context(harness)
         harness.run {
-            let controller = ListingListController(logic: logic, now: { now })
+            let controller = ListingListController(logic: logic, context: context)
             tracker.track(controller, "controller")
             tracker.track(controller.rootView, "table view")
             logic.show(.rent)
         }
         harness.run { logic.show(.new) }
         tracker.assertAllReleased()
+    }
+
+    func context(_ harness: HomesHarness) -> HomesContext {
+        let database = DatabasePool().database(at: NSTemporaryDirectory() + "homes-test-\(UUID().uuidString).sqlite")
+        let favorites = harness.queue.sync { FavoritesLogic(store: FavoritesDataCenter(database: database)) }
+        let context = HomesContext(engine: harness.engine, favorites: favorites, mediator: Mediator(scheme: "homes"),
+                                   now: { now })
+        context.registerTargets()
+        return context
     }
 
     private func isHandled(_ outcome: CommandOutcome) -> Bool {

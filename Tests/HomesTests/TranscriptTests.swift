@@ -42,7 +42,7 @@ import Testing
     @Test func theListingsSessionMatchesItsTranscript() throws {
         let input = try Data(contentsOf: Self.transcripts.appendingPathComponent("listings.in"))
         let expectedURL = Self.transcripts.appendingPathComponent("listings.out")
-        let result = try run([], input: input)
+        let result = try run(["--db", NSTemporaryDirectory() + "homes-transcript-\(UUID().uuidString).sqlite"], input: input)
         #expect(result.status == 0)
         #expect(result.errors.isEmpty)
         if ProcessInfo.processInfo.environment["RECORD_TRANSCRIPTS"] != nil {
@@ -54,8 +54,8 @@ import Testing
 
     @Test func theSameScriptGivesTheSameOutput() throws {
         let input = try Data(contentsOf: Self.transcripts.appendingPathComponent("listings.in"))
-        let first = try run(["--latency", "3"], input: input)
-        let second = try run(["--latency", "0"], input: input)
+        let first = try run(["--latency", "3", "--db", NSTemporaryDirectory() + "homes-a-\(UUID().uuidString).sqlite"], input: input)
+        let second = try run(["--latency", "0", "--db", NSTemporaryDirectory() + "homes-b-\(UUID().uuidString).sqlite"], input: input)
         #expect(first.output == second.output)
     }
 
@@ -77,7 +77,40 @@ import Testing
             let count = Int.random(in: 0...4, using: &generator)
             script += (0..<count).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ") + "\n"
         }
-        let result = try run([], input: Data((script + "quit\n").utf8))
+        let result = try run(["--db", NSTemporaryDirectory() + "homes-fuzz-\(UUID().uuidString).sqlite"], input: Data((script + "quit\n").utf8))
         #expect(result.status == 0)
+    }
+}
+
+@Suite(.serialized) struct FavoritesTranscriptTests {
+    @Test func favouritesSurviveARestart() throws {
+        let database = NSTemporaryDirectory() + "homes-favs-\(UUID().uuidString).sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        }
+        let runner = TranscriptTests()
+        let first = try runner.run(["--db", database], input: Data("fav 2\nopen 5\nfav\nquit\n".utf8))
+        #expect(first.status == 0)
+        let second = try runner.run(["--db", database], input: Data("favs\nunfav 1\nfavs\nquit\n".utf8))
+        #expect(second.status == 0)
+        let favourites = second.output.components(separatedBy: "> favs\n").dropFirst().map { $0.components(separatedBy: "\n> ")[0] }
+        #expect(favourites.count == 2)
+        #expect(favourites.first?.contains("Studio 5") == true)
+        #expect(favourites.first?.contains("Courtyard 2") == true)
+        #expect(favourites.first?.contains("2 saved") == true)
+        #expect(favourites.last?.contains("Studio 5") == false)
+        #expect(favourites.last?.contains("1 saved") == true)
+    }
+
+    @Test func anUnusableDatabaseIsReportedAndTheAppStillRuns() throws {
+        let folder = NSTemporaryDirectory() + "homes-notadb-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/notes.sqlite"
+        try Data(String(repeating: "not a database ", count: 100).utf8).write(to: URL(fileURLWithPath: path))
+        let result = try TranscriptTests().run(["--db", path], input: Data("fav 1\nquit\n".utf8))
+        #expect(result.status == 0)
+        #expect(result.errors.contains("favourites are unavailable"))
+        #expect(result.output.contains("error: favourites could not be saved"))
     }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import Signals
+
+/// The favourites as live state: kept in sync with the stored rows, whoever changes them.
+public final class FavoritesLogic: @unchecked Sendable {
+    /// Every favourite, newest first.
+    public let favorites: Property<[Favorite]>
+    /// The last storage problem, for the user.
+    public let problem: Property<String?>
+
+    private let store: FavoritesDataCenter
+    private let favoritesState: MutableProperty<[Favorite]>
+    private let problemState = MutableProperty<String?>(nil)
+    private let bag = DisposeBag()
+
+    /// Logic over `store`.
+    public init(store: FavoritesDataCenter) {
+        self.store = store
+        let initial = (try? store.all()) ?? []
+        favoritesState = MutableProperty(initial)
+        favorites = Property(favoritesState)
+        problem = Property(problemState)
+        store.changes.observe { [weak self] in self?.reload() }.dispose(in: bag)
+    }
+
+    /// Saves a listing; returns a problem to show, or nil.
+    public func save(kind: String, listingID: Int, name: String, price: Int, now: Date) -> String? {
+        perform { try store.save(Favorite(kind: kind, listingID: listingID, name: name, price: price, savedAt: now)) }
+    }
+
+    /// Removes the listing's favourite; returns a problem to show, or nil.
+    public func remove(kind: String, listingID: Int) -> String? {
+        perform { try store.remove(kind: kind, listingID: listingID) }
+    }
+
+    /// Whether the listing is a favourite.
+    public func contains(kind: String, listingID: Int) -> Bool {
+        favoritesState.value.contains { $0.kind == kind && $0.listingID == listingID }
+    }
+
+    private func perform(_ work: () throws -> Void) -> String? {
+        do {
+            try work()
+            return nil
+        } catch {
+            let message = "favourites could not be saved: \(error)"
+            problemState.value = message
+            return message
+        }
+    }
+
+    private func reload() {
+        do {
+            favoritesState.value = try store.all()
+        } catch {
+            problemState.value = "favourites could not be read: \(error)"
+        }
+    }
+}

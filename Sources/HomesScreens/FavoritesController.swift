@@ -1,0 +1,52 @@
+import Favorites
+import Foundation
+import Mediator
+import Signals
+import TextViews
+import ViewModels
+
+/// Coordinates the favourites screen: the stored favourites, open and unfav.
+public final class FavoritesController: Screen {
+    public let name = "favourites"
+    public let rootView: any TextView
+    public let changes: Signal<Void>
+    private let favorites: FavoritesLogic
+    private let mediator: Mediator
+    private let table = TableView()
+    private let changed: Signal<Void>.Input
+    private let bag = DisposeBag()
+
+    init(favorites: FavoritesLogic, mediator: Mediator, now: @escaping () -> Date) {
+        self.favorites = favorites
+        self.mediator = mediator
+        rootView = table
+        (changes, changed) = Signal<Void>.pipe()
+        table.title = "Favourites"
+        table.headings = ["#", "Name", "Kind", "Price", "Saved"]
+        table.trailingColumns = [0, 3]
+        table.emptyText = "Nothing saved."
+        let viewModel = favorites.favorites.map { FavoritesViewModel(favorites: $0, now: now()) }
+        viewModel.bind(\.rows, to: table) { table, rows in table.rows = rows }.dispose(in: bag)
+        viewModel.bind(\.footer, to: table) { table, footer in table.footer = footer }.dispose(in: bag)
+        viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
+    }
+
+    public var isBusy: Bool { false }
+
+    // MARK: - Commands
+
+    public var commands: [CommandHelp] {
+        [CommandHelp(usage: "open N", summary: "show favourite N"), CommandHelp(usage: "unfav N", summary: "forget favourite N")]
+    }
+
+    public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+        guard command == "open" || command == "unfav" else { return nil }
+        let saved = favorites.favorites.value
+        guard arguments.count == 1, let number = Int(arguments[0]), saved.indices.contains(number - 1) else {
+            return .error(saved.isEmpty ? "there are no favourites" : "usage: \(command) N, with N from 1 to \(saved.count)")
+        }
+        let favorite = saved[number - 1]
+        if command == "open" { return mediator.listingDetail(kind: favorite.kind, id: favorite.listingID) }
+        return favorites.remove(kind: favorite.kind, listingID: favorite.listingID).map(CommandOutcome.error) ?? .handled
+    }
+}

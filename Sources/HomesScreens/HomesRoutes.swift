@@ -1,0 +1,92 @@
+import Favorites
+import Foundation
+import Listings
+import Mediator
+import Networking
+
+/// What screens need from the app: the engine, the favourites, the mediator, the clock.
+public final class HomesContext: @unchecked Sendable {
+    public let engine: APIEngine
+    public let favorites: FavoritesLogic
+    public let mediator: Mediator
+    public let now: () -> Date
+
+    /// The context of one app session.
+    public init(engine: APIEngine, favorites: FavoritesLogic, mediator: Mediator, now: @escaping () -> Date) {
+        self.engine = engine
+        self.favorites = favorites
+        self.mediator = mediator
+        self.now = now
+    }
+
+    /// Registers the targets of the screens with the mediator.
+    public func registerTargets() {
+        mediator.register(target: "listing") { [unowned self] in ListingTarget(context: self) }
+        mediator.register(target: "favorites") { [unowned self] in FavoritesTarget(context: self) }
+    }
+}
+
+/// The listing screens' target: `homes://listing/detail?kind=rent&id=3`.
+final class ListingTarget: MediatorTarget {
+    private unowned let context: HomesContext
+
+    init(context: HomesContext) {
+        self.context = context
+    }
+
+    func registerActions(_ actions: TargetActions) {
+        actions.on("detail", allowsRemoteCalls: true) { [context] params in
+            guard let kind = params.string("kind").flatMap(ListingKind.init(rawValue:)) else {
+                throw MediatorError.badParameters("kind must be rent, new or resale")
+            }
+            guard let id = params.int("id"), id > 0 else { throw MediatorError.badParameters("id must be a positive number") }
+            return ListingDetailController(logic: ListingDetailLogic(kind: kind, id: id, engine: context.engine),
+                                           favorites: context.favorites, now: context.now)
+        }
+    }
+}
+
+/// The favourites screens' target: `homes://favorites/list`.
+final class FavoritesTarget: MediatorTarget {
+    private unowned let context: HomesContext
+
+    init(context: HomesContext) {
+        self.context = context
+    }
+
+    func registerActions(_ actions: TargetActions) {
+        actions.on("list", allowsRemoteCalls: true) { [context] _ in
+            FavoritesController(favorites: context.favorites, mediator: context.mediator, now: context.now)
+        }
+    }
+}
+
+/// The screens' "category": typed calls, so no screen spells a target or action name.
+extension Mediator {
+    /// The detail screen of a listing.
+    func listingDetail(kind: String, id: Int) -> CommandOutcome {
+        screen(perform(target: "listing", action: "detail", params: ["kind": kind, "id": id]))
+    }
+
+    /// The favourites screen.
+    func favoritesList() -> CommandOutcome {
+        screen(perform(target: "favorites", action: "list"))
+    }
+
+    /// The screen a URL names, or a notice.
+    func screen(at url: String) -> CommandOutcome {
+        screen(open(url: url))
+    }
+
+    private func screen(_ outcome: MediatorOutcome) -> CommandOutcome {
+        switch outcome {
+        case .value(let value):
+            if let screen = value as? any Screen { return .push(screen) }
+            return .push(NoticeController(message: "That link opens nothing to show."))
+        case .done:
+            return .handled
+        case .notFound(let notFound):
+            return .push(NoticeController(message: notFound.description))
+        }
+    }
+}

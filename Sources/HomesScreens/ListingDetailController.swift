@@ -1,0 +1,70 @@
+import Favorites
+import Foundation
+import Listings
+import Signals
+import TextViews
+import ViewModels
+
+/// Coordinates the detail screen: the listing, its favourite mark, and fav/unfav.
+public final class ListingDetailController: Screen {
+    public let name = "detail"
+    public let rootView: any TextView
+    public let changes: Signal<Void>
+    private let logic: ListingDetailLogic
+    private let favorites: FavoritesLogic
+    private let now: () -> Date
+    private let title = LabelView()
+    private let facts = TableView()
+    private let mark = LabelView()
+    private let changed: Signal<Void>.Input
+    private let bag = DisposeBag()
+
+    init(logic: ListingDetailLogic, favorites: FavoritesLogic, now: @escaping () -> Date) {
+        self.logic = logic
+        self.favorites = favorites
+        self.now = now
+        rootView = StackView([facts, mark])
+        (changes, changed) = Signal<Void>.pipe()
+        facts.emptyText = ""
+        let viewModel = Property.combineLatest(Property.combineLatest(logic.detail, logic.isLoading),
+                                               Property.combineLatest(logic.problem, favorites.favorites))
+            .map { state, more in
+                ListingDetailViewModel(
+                    detail: state.0, isLoading: state.1, problem: more.0,
+                    isFavorite: state.0.map { detail in more.1.contains { $0.kind == detail.kind.rawValue && $0.listingID == detail.id } } ?? false,
+                    now: now())
+            }
+        viewModel.bind(\.title, to: facts) { view, title in view.title = title }.dispose(in: bag)
+        viewModel.bind(\.facts, to: facts) { view, facts in view.rows = facts }.dispose(in: bag)
+        viewModel.bind(\.status, to: facts) { view, status in view.status = status }.dispose(in: bag)
+        viewModel.bind(\.favoriteMark, to: mark) { view, text in view.text = text }.dispose(in: bag)
+        viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
+        logic.load()
+    }
+
+    public var isBusy: Bool { logic.isLoading.value }
+
+    // MARK: - Commands
+
+    public var commands: [CommandHelp] {
+        [CommandHelp(usage: "fav", summary: "save this listing"), CommandHelp(usage: "unfav", summary: "forget it"),
+         CommandHelp(usage: "refresh", summary: "reload it")]
+    }
+
+    public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+        switch command {
+        case "refresh":
+            logic.load()
+            return .handled
+        case "fav", "unfav":
+            guard arguments.isEmpty else { return .error("usage: \(command)") }
+            guard let detail = logic.detail.value else { return .error("the listing has not loaded") }
+            let problem = command == "fav"
+                ? favorites.save(kind: detail.kind.rawValue, listingID: detail.id, name: detail.name, price: detail.price, now: now())
+                : favorites.remove(kind: detail.kind.rawValue, listingID: detail.id)
+            return problem.map(CommandOutcome.error) ?? .handled
+        default:
+            return nil
+        }
+    }
+}

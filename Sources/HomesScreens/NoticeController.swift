@@ -1,0 +1,23 @@
+import Signals
+import TextViews
+
+/// The notice screen: what a not-found route or a failure says.
+public final class NoticeController: Screen {
+    public let name = "notice"
+    public let rootView: any TextView
+    public let changes: Signal<Void>
+    private let input: Signal<Void>.Input
+
+    /// A notice saying `message`.
+    public init(message: String) {
+        rootView = NoticeView(message + " (back to return)")
+        (changes, input) = Signal<Void>.pipe()
+    }
+
+    public var isBusy: Bool { false }
+    public var commands: [CommandHelp] { [] }
+
+    public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+        nil
+    }
+}

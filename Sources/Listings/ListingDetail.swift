@@ -1,0 +1,103 @@
+import Foundation
+import Networking
+import Signals
+
+/// The detail API of one kind of listing: `rentals/detail`, `newhomes/detail`, `resale/detail`.
+public struct ListingDetailAPI: APIDefinition {
+    /// Which service.
+    public let kind: ListingKind
+    public var serviceName: String { kind.serviceName }
+    public var methodName: String { "\(kind.serviceName)/detail" }
+    public let requestStrategy = RequestStrategy.cancelInFlight
+    public let cachePolicy = CachePolicy.memory()
+
+    /// The detail API of `kind`.
+    public init(kind: ListingKind) {
+        self.kind = kind
+    }
+
+    public func validateParameters(_ parameters: [String: String]) -> String? {
+        guard let text = parameters["id"], let id = Int(text), id > 0 else { return "a listing id is a positive number" }
+        return nil
+    }
+
+    public func validateResponse(_ response: JSONValue) -> String? {
+        response["id"]?.intValue == nil ? "the listing service sent no listing" : nil
+    }
+}
+
+/// Everything about one listing.
+public struct ListingDetail: Equatable, Sendable {
+    public let kind: ListingKind
+    public let id: Int
+    public let name: String
+    public let title: String
+    public let price: Int
+    public let area: Int
+    public let rooms: Int
+    public let district: String
+    public let updatedAt: Date
+}
+
+/// Turns a detail response into a `ListingDetail`; the kind comes from the manager's API.
+public struct ListingDetailReformer: APIReformer {
+    /// Creates the reformer.
+    public init() {}
+
+    public func reform(_ data: JSONValue, from manager: any APIManaging) -> ListingDetail? {
+        guard let api = manager.definition as? ListingDetailAPI, let id = data["id"]?.intValue,
+              let name = data["name"]?.stringValue else { return nil }
+        return ListingDetail(
+            kind: api.kind, id: id, name: name, title: data["title"]?.stringValue ?? name,
+            price: data["price"]?.intValue ?? 0, area: data["area"]?.intValue ?? 0, rooms: data["rooms"]?.intValue ?? 0,
+            district: data["district"]?.stringValue ?? "",
+            updatedAt: Date(timeIntervalSince1970: data["updated_at"]?.doubleValue ?? 0)
+        )
+    }
+}
+
+/// Loads one listing's detail.
+public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSource, @unchecked Sendable {
+    /// The listing, once loaded.
+    public let detail: Property<ListingDetail?>
+    /// Whether it is loading.
+    public let isLoading: Property<Bool>
+    /// What went wrong, if anything.
+    public let problem: Property<String?>
+
+    private let detailState = MutableProperty<ListingDetail?>(nil)
+    private let loadingState = MutableProperty(false)
+    private let problemState = MutableProperty<String?>(nil)
+    private let manager: APIManager<ListingDetailAPI>
+    private let id: Int
+
+    /// Logic for listing `id` of `kind`.
+    public init(kind: ListingKind, id: Int, engine: APIEngine) {
+        detail = Property(detailState)
+        isLoading = Property(loadingState)
+        problem = Property(problemState)
+        manager = APIManager(ListingDetailAPI(kind: kind), engine: engine)
+        self.id = id
+        manager.delegate = self
+        manager.parameterSource = self
+    }
+
+    /// Loads (or reloads) the listing.
+    public func load() {
+        if manager.loadData() { loadingState.value = true }
+    }
+
+    public func parameters(for manager: any APIManaging) -> [String: String] {
+        ["id": String(id)]
+    }
+
+    public func apiManagerDidSucceed(_ manager: any APIManaging) {
+        detailState.value = manager.fetchData(with: ListingDetailReformer())
+        loadingState.value = false
+    }
+
+    public func apiManagerDidFail(_ manager: any APIManaging) {
+        loadingState.value = false
+        problemState.value = manager.lastResult?.message ?? "the listing could not be loaded"
+    }
+}
