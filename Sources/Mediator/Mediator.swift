@@ -119,6 +119,9 @@ public final class Mediator: @unchecked Sendable {
     private struct Registration {
         let make: () -> any MediatorTarget
         let keepsTarget: Bool
+        /// Distinguishes re-registrations of one name, so a target made for an older
+        /// registration is never kept for a newer one.
+        let generation: Int
         var target: (any MediatorTarget)?
         var actions: TargetActions?
     }
@@ -127,6 +130,12 @@ public final class Mediator: @unchecked Sendable {
     public let scheme: String
     private let lock = NSLock()
     private var registrations: [String: Registration] = [:]
+    private var generations = 0
+    /// Serializes making kept targets (recursive: a target may call the mediator while
+    /// it is made) so each is made once.
+    private let making = NSRecursiveLock()
+    /// Serializes route patches, so the table in force and the stored patch agree.
+    private let patching = NSLock()
     private var routes = RouteTable()
     private let patchStore: (any RoutePatchStore)?
 
@@ -143,7 +152,8 @@ public final class Mediator: @unchecked Sendable {
     /// target is made once and kept; otherwise each call gets a fresh one.
     public func register(target name: String, keepsTarget: Bool = true, _ make: @escaping () -> any MediatorTarget) {
         lock.lock()
-        registrations[name] = Registration(make: make, keepsTarget: keepsTarget)
+        generations += 1
+        registrations[name] = Registration(make: make, keepsTarget: keepsTarget, generation: generations)
         lock.unlock()
     }
 
@@ -205,32 +215,41 @@ public final class Mediator: @unchecked Sendable {
         }
     }
 
-    /// The actions of `name`, making (and keeping, if asked) its target outside the lock.
+    /// The actions of `name`, making (and keeping, if asked) its target outside the
+    /// registry lock; a kept target is made once even when first called from many threads.
     func actions(of name: String) -> TargetActions? {
+        guard let registration = registration(named: name) else { return nil }
+        if let actions = registration.actions, registration.keepsTarget { return actions }
+        guard registration.keepsTarget else { return Self.make(registration) }
+        making.lock()
+        defer { making.unlock() }
+        guard let current = self.registration(named: name) else { return nil }
+        if let actions = current.actions { return actions }
+        let (target, actions) = Self.makeTarget(current)
         lock.lock()
-        guard let registration = registrations[name] else {
-            lock.unlock()
-            return nil
-        }
-        if let actions = registration.actions, registration.keepsTarget {
-            lock.unlock()
-            return actions
+        if registrations[name]?.generation == current.generation {
+            registrations[name]?.target = target
+            registrations[name]?.actions = actions
         }
         lock.unlock()
+        return actions
+    }
+
+    private func registration(named name: String) -> Registration? {
+        lock.lock()
+        defer { lock.unlock() }
+        return registrations[name]
+    }
+
+    private static func make(_ registration: Registration) -> TargetActions {
+        makeTarget(registration).1
+    }
+
+    private static func makeTarget(_ registration: Registration) -> (any MediatorTarget, TargetActions) {
         let target = registration.make()
         let actions = TargetActions()
         target.registerActions(actions)
-        if registration.keepsTarget {
-            lock.lock()
-            if let kept = registrations[name]?.actions {
-                lock.unlock()
-                return kept
-            }
-            registrations[name]?.target = target
-            registrations[name]?.actions = actions
-            lock.unlock()
-        }
-        return actions
+        return (target, actions)
     }
 
     // MARK: - Route patches
@@ -241,14 +260,20 @@ public final class Mediator: @unchecked Sendable {
     }
 
     /// Applies a route patch (JSON): every entry remaps a call to another target/action
-    /// (which must exist and, for URL calls, be allow-listed) or disables it with a
-    /// message. A patch with any invalid entry is rejected whole, with an error naming the
-    /// entry, and the previous table stays. A valid patch is stored for the next start.
+    /// (which must exist, be allow-listed for URLs, and not be disabled or remapped by the
+    /// same patch) or disables it with a message. A patch with any invalid entry, or older
+    /// than the one in force, is rejected whole, with an error naming the entry, and the
+    /// previous table stays. A valid patch is stored for the next start.
     public func apply(patch data: Data) throws {
+        patching.lock()
+        defer { patching.unlock() }
         let table = try RouteTable(patch: data, scheme: scheme) { target, action in
             guard let actions = self.actions(of: target) else { return "no target \(target)" }
             guard let entry = actions.actions[action] else { return "\(target) has no action \(action)" }
             return entry.allowsRemoteCalls ? nil : "\(target)/\(action) is not allowed from URLs"
+        }
+        guard table.version >= currentRoutes.version else {
+            throw RoutePatchError(message: "patch version \(table.version) is older than the version in force, \(currentRoutes.version)")
         }
         lock.lock()
         routes = table

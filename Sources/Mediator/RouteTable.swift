@@ -97,8 +97,21 @@ struct RouteTable {
                 entries[key] = .remapped(target: target, action: action)
             }
         }
+        // A remap must land on a call that runs: not on one this patch disables or remaps
+        // again (remaps are not chained).
+        for (key, resolution) in entries.sorted(by: { $0.key < $1.key }) {
+            if case .remapped(let target, let action) = resolution, let next = entries["\(target)/\(action)"] {
+                throw RoutePatchError(message: "\(key) is remapped to \(target)/\(action), which this patch also "
+                                      + (Self.isDisabled(next) ? "disables" : "remaps"))
+            }
+        }
         self.version = version
         self.entries = entries
+    }
+
+    private static func isDisabled(_ resolution: Resolution) -> Bool {
+        if case .disabled = resolution { return true }
+        return false
     }
 
     func resolve(target: String, action: String) -> Resolution {

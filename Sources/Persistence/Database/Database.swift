@@ -58,8 +58,19 @@ public final class Database: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
     private var transactionDepth = 0
+    /// Set when SQLite rolled the open transaction back by itself (ON CONFLICT ROLLBACK,
+    /// a trigger, a full disk): every statement then fails until the transaction unwinds.
+    private var transactionAborted = false
+    /// How many frames of the thread holding `lock` hold it; observers are only told
+    /// of changes by the outermost frame, never while the lock is held.
+    private var heldDepth = 0
     private var preparedTables: Set<String> = []
-    private var pendingChanges: [String: TableChange] = [:]
+    /// Changes of the statement running now; kept only if it succeeds.
+    private var statementChanges: [String: TableChange] = [:]
+    /// Changes of the open transaction; kept only if it commits.
+    private var transactionChanges: [String: TableChange] = [:]
+    /// Committed changes not yet sent to observers.
+    private var readyChanges: [String: TableChange] = [:]
     private var observers: [String: (output: Signal<TableChange>, input: Signal<TableChange>.Input)] = [:]
 
     /// A database at `path`; nothing is opened until first use. Prefer `DatabasePool`.
@@ -112,28 +123,84 @@ public final class Database: @unchecked Sendable {
     @discardableResult
     public func transaction<Result>(_ kind: TransactionKind = .deferred, _ body: (Database) throws -> Result) throws -> Result {
         defer { publishChanges() }
-        lock.lock()
-        defer { lock.unlock() }
-        if transactionDepth > 0 {
-            transactionDepth += 1
-            defer { transactionDepth -= 1 }
-            return try body(self)
+        return try locked {
+            if transactionDepth > 0 { return try savepoint(body) }
+            try run("BEGIN \(kind.rawValue)", positional: [], named: nil, control: true)
+            transactionDepth = 1
+            transactionAborted = false
+            transactionChanges = [:]
+            defer {
+                transactionDepth = 0
+                transactionAborted = false
+                transactionChanges = [:]
+            }
+            do {
+                let result = try body(self)
+                try ensureNotAborted()
+                try run("COMMIT", positional: [], named: nil, control: true)
+                merge(transactionChanges, into: &readyChanges)
+                return result
+            } catch {
+                if let handle, sqlite3_get_autocommit(handle) == 0 {
+                    _ = try? run("ROLLBACK", positional: [], named: nil, control: true)
+                }
+                // Tables created inside the transaction are gone again: check them anew.
+                preparedTables = []
+                throw error
+            }
         }
-        try run("BEGIN \(kind.rawValue)", positional: [], named: nil)
-        transactionDepth = 1
-        defer { transactionDepth = 0 }
-        let result: Result
+    }
+
+    /// A nested transaction: a savepoint, so a caught inner failure undoes only its part.
+    private func savepoint<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        try ensureNotAborted()
+        let name = "savepoint_\(transactionDepth)"
+        try run("SAVEPOINT \(name)", positional: [], named: nil, control: true)
+        let changesBefore = transactionChanges
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
         do {
-            result = try body(self)
-            try run("COMMIT", positional: [], named: nil)
+            let result = try body(self)
+            try ensureNotAborted()
+            try run("RELEASE \(name)", positional: [], named: nil, control: true)
+            return result
         } catch {
-            _ = try? run("ROLLBACK", positional: [], named: nil)
-            pendingChanges = [:]
-            // Tables created inside the transaction are gone again: check them anew.
+            if !transactionAborted {
+                _ = try? run("ROLLBACK TO \(name)", positional: [], named: nil, control: true)
+                _ = try? run("RELEASE \(name)", positional: [], named: nil, control: true)
+            }
+            transactionChanges = changesBefore
             preparedTables = []
             throw error
         }
-        return result
+    }
+
+    private func ensureNotAborted() throws {
+        guard transactionAborted else { return }
+        throw DatabaseError(.sqlite(code: SQLITE_ABORT),
+                            "the transaction was rolled back by SQLite after an earlier error; nothing of it was kept")
+    }
+
+    /// Runs `body` holding the connection, counting the frames that hold it.
+    private func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.lock()
+        heldDepth += 1
+        defer {
+            heldDepth -= 1
+            lock.unlock()
+        }
+        return try body()
+    }
+
+    private func merge(_ changes: [String: TableChange], into target: inout [String: TableChange]) {
+        for (table, change) in changes {
+            var merged = target[table] ?? TableChange(table: table)
+            merged.inserted += change.inserted
+            merged.updated += change.updated
+            merged.deleted += change.deleted
+            merged.truncated = merged.truncated || change.truncated
+            target[table] = merged
+        }
     }
 
     // MARK: - Observation
@@ -143,32 +210,36 @@ public final class Database: @unchecked Sendable {
     /// Values are sent after the commit, on the committing thread; a rolled-back change
     /// sends nothing. `Table.truncate()` sends `truncated`.
     public func changes(of table: String) -> Signal<TableChange> {
-        lock.lock()
-        defer { lock.unlock() }
-        if let existing = observers[table] { return existing.output }
-        let pipe = Signal<TableChange>.pipe()
-        observers[table] = pipe
-        return pipe.output
+        locked {
+            if let existing = observers[table] { return existing.output }
+            let pipe = Signal<TableChange>.pipe()
+            observers[table] = pipe
+            return pipe.output
+        }
     }
 
-    /// Records a truncation of `table`, which SQLite's update hook does not report.
+    /// Records a truncation of `table`, which SQLite's update hook does not report, as
+    /// part of the statement or transaction that deleted the rows.
     func noteTruncated(_ table: String) {
-        lock.lock()
-        pendingChanges[table, default: TableChange(table: table)].truncated = true
-        lock.unlock()
-        publishChanges()
+        locked {
+            if transactionDepth > 0 {
+                transactionChanges[table, default: TableChange(table: table)].truncated = true
+            } else {
+                readyChanges[table, default: TableChange(table: table)].truncated = true
+            }
+        }
     }
 
-    /// Sends the pending changes to their observers, once no transaction is open. Called
-    /// after the connection is let go, so observers may use the database freely.
+    /// Sends committed changes to their observers. Only the outermost frame sends, after
+    /// letting go of the connection, so observers may use the database freely.
     private func publishChanges() {
         lock.lock()
-        guard transactionDepth == 0, !pendingChanges.isEmpty else {
+        guard heldDepth == 0, transactionDepth == 0, !readyChanges.isEmpty else {
             lock.unlock()
             return
         }
-        let changes = pendingChanges
-        pendingChanges = [:]
+        let changes = readyChanges
+        readyChanges = [:]
         let inputs = changes.keys.sorted().compactMap { table in observers[table].map { (table, $0.input) } }
         lock.unlock()
         for (table, input) in inputs {
@@ -179,9 +250,9 @@ public final class Database: @unchecked Sendable {
     fileprivate func recordChange(operation: Int32, table: String, rowID: Int64) {
         // Mutated in place: copying the change out and back would copy its arrays each time.
         switch operation {
-        case SQLITE_INSERT: pendingChanges[table, default: TableChange(table: table)].inserted.append(rowID)
-        case SQLITE_UPDATE: pendingChanges[table, default: TableChange(table: table)].updated.append(rowID)
-        case SQLITE_DELETE: pendingChanges[table, default: TableChange(table: table)].deleted.append(rowID)
+        case SQLITE_INSERT: statementChanges[table, default: TableChange(table: table)].inserted.append(rowID)
+        case SQLITE_UPDATE: statementChanges[table, default: TableChange(table: table)].updated.append(rowID)
+        case SQLITE_DELETE: statementChanges[table, default: TableChange(table: table)].deleted.append(rowID)
         default: break
         }
     }
@@ -190,11 +261,11 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `prepare` once per table name for this database.
     func prepareTable(named name: String, _ prepare: () throws -> Void) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !preparedTables.contains(name) else { return }
-        try prepare()
-        preparedTables.insert(name)
+        try locked {
+            guard !preparedTables.contains(name) else { return }
+            try prepare()
+            preparedTables.insert(name)
+        }
     }
 
     // MARK: - Connection
@@ -258,43 +329,70 @@ public final class Database: @unchecked Sendable {
     private func run(
         _ sql: String,
         positional: [SQLiteValue],
-        named: [String: SQLiteValue]?
+        named: [String: SQLiteValue]?,
+        control: Bool = false
     ) throws -> (rows: [Row], execution: Execution) {
-        lock.lock()
-        defer { lock.unlock() }
-        let handle = try connection()
-        let statement = try prepared(sql, handle)
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-        }
-        try bind(positional: positional, named: named, to: statement, sql: sql)
-        var rows: [Row] = []
-        let columnCount = sqlite3_column_count(statement)
-        var names: [String] = []
-        for index in 0..<columnCount { names.append(String(cString: sqlite3_column_name(statement, index))) }
-        while true {
-            let code = sqlite3_step(statement)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                if transactionDepth == 0 { pendingChanges = [:] }
-                throw Self.error(code: code, handle: handle, context: "cannot run \(Self.abbreviate(sql))")
+        try locked {
+            if transactionDepth > 0 && !control { try ensureNotAborted() }
+            let handle = try connection()
+            let statement = try prepared(sql, handle)
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
             }
-            var row: Row = [:]
-            for index in 0..<columnCount { row[names[Int(index)]] = Self.value(of: statement, at: index) }
-            rows.append(row)
+            try bind(positional: positional, named: named, to: statement, sql: sql)
+            statementChanges = [:]
+            var rows: [Row] = []
+            var names: [String]?
+            while true {
+                let code = sqlite3_step(statement)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    statementChanges = [:]
+                    if transactionDepth > 0 && sqlite3_get_autocommit(handle) != 0 { transactionAborted = true }
+                    throw Self.error(code: code, handle: handle, context: "cannot run \(Self.abbreviate(sql))")
+                }
+                // Column names are read after stepping: a statement re-prepared after a
+                // schema change only knows its new columns then.
+                let columnNames = names ?? (0..<sqlite3_column_count(statement)).map {
+                    String(cString: sqlite3_column_name(statement, $0))
+                }
+                names = columnNames
+                var row: Row = [:]
+                for (index, name) in columnNames.enumerated() { row[name] = Self.value(of: statement, at: Int32(index)) }
+                rows.append(row)
+            }
+            if !statementChanges.isEmpty {
+                if transactionDepth > 0 {
+                    merge(statementChanges, into: &transactionChanges)
+                } else {
+                    merge(statementChanges, into: &readyChanges)
+                }
+                statementChanges = [:]
+            }
+            let execution = Execution(lastInsertRowID: sqlite3_last_insert_rowid(handle),
+                                      changes: Int(sqlite3_changes(handle)))
+            return (rows, execution)
         }
-        let execution = Execution(lastInsertRowID: sqlite3_last_insert_rowid(handle),
-                                  changes: Int(sqlite3_changes(handle)))
-        return (rows, execution)
     }
 
     private func prepared(_ sql: String, _ handle: OpaquePointer) throws -> OpaquePointer {
         if let cached = statements[sql] { return cached }
         var statement: OpaquePointer?
-        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        var rest = ""
+        let code = sql.withCString { text -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v2(handle, text, -1, &statement, &tail)
+            if let tail { rest = String(cString: tail) }
+            return code
+        }
         guard code == SQLITE_OK, let statement else {
             throw Self.error(code: code, handle: handle, context: "cannot prepare \(Self.abbreviate(sql))")
+        }
+        guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else {
+            sqlite3_finalize(statement)
+            throw DatabaseError(.sqlite(code: SQLITE_MISUSE),
+                                "one statement at a time: \(Self.abbreviate(sql)) holds more than one")
         }
         if statements.count >= 64, let victim = statements.first {
             sqlite3_finalize(victim.value)
@@ -332,8 +430,18 @@ public final class Database: @unchecked Sendable {
         case .null: code = sqlite3_bind_null(statement, index)
         case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
         case .real(let number): code = sqlite3_bind_double(statement, index, number)
-        case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, csqlite_transient())
+        case .text(let text):
+            // Bound by byte count, so text holding NUL characters is stored whole.
+            var utf8 = text
+            code = try utf8.withUTF8 { bytes -> Int32 in
+                guard bytes.count <= Int32.max else { throw DatabaseError(.invalidRecord, "text of \(bytes.count) bytes is too long") }
+                guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, csqlite_transient()) }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(statement, index, $0, Int32(bytes.count), csqlite_transient())
+                }
+            }
         case .blob(let data):
+            guard data.count <= Int32.max else { throw DatabaseError(.invalidRecord, "a blob of \(data.count) bytes is too large") }
             code = data.withUnsafeBytes { bytes in
                 if bytes.count == 0 { return sqlite3_bind_zeroblob(statement, index, 0) }
                 return sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
@@ -347,8 +455,9 @@ public final class Database: @unchecked Sendable {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
         case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
-            return .text(String(cString: text))
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let text = sqlite3_column_text(statement, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, index))
             guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }

@@ -51,10 +51,19 @@ public struct Migrator: Sendable {
         }
         let applied = Set(try Self.appliedVersions(in: database))
         var done: [Int] = []
+        // Foreign keys are off while migrating (SQLite ignores the pragma inside a
+        // transaction), so rebuilding a table does not cascade into its children; they are
+        // checked before each migration commits.
+        try database.execute("PRAGMA foreign_keys=OFF")
+        defer { _ = try? database.execute("PRAGMA foreign_keys=ON") }
         for migration in migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
             do {
                 try database.transaction(.immediate) { database in
                     try migration.apply(database)
+                    let violations = try database.fetch("PRAGMA foreign_key_check")
+                    guard violations.isEmpty else {
+                        throw DatabaseError(.constraint, "\(violations.count) row(s) break a foreign key afterwards")
+                    }
                     try database.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                                          [.integer(Int64(migration.version)), .text(migration.name),
                                           .real(Date().timeIntervalSince1970)])

@@ -6,15 +6,15 @@ import Foundation
 /// the table) and is rebuilt from the merged row. `Codable` types get both for free.
 public protocol Record {
     /// The row to store in `table`; columns `table` does not have are left out.
-    func row(for table: any Table) -> Row
+    func row(for table: any Table) throws -> Row
     /// Rebuilds the record from a row (for a record spanning tables, the merged row).
     init(row: Row) throws
 }
 
 extension Record where Self: Codable {
     /// The encoded properties that `table` has columns for.
-    public func row(for table: any Table) -> Row {
-        let all = (try? RowEncoder.encode(self)) ?? [:]
+    public func row(for table: any Table) throws -> Row {
+        let all = try RowEncoder.encode(self)
         let columns = Set(table.columns.map(\.name))
         return all.filter { columns.contains($0.key) }
     }
@@ -29,13 +29,13 @@ extension Table {
     /// Inserts `record`'s row for this table; returns its rowid.
     @discardableResult
     public func insert(_ record: some Record) throws -> Int64 {
-        try insert(record.row(for: self))
+        try insert(try record.row(for: self))
     }
 
     /// Inserts or updates `record`'s row by `uniqueKey`; returns its rowid.
     @discardableResult
     public func upsert(_ record: some Record, uniqueKey: [String]) throws -> Int64 {
-        try upsert(record.row(for: self), uniqueKey: uniqueKey)
+        try upsert(try record.row(for: self), uniqueKey: uniqueKey)
     }
 
     /// The records whose rows match `condition` (all rows by default).

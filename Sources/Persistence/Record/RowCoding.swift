@@ -7,32 +7,38 @@ enum RowEncoder {
     static func encode<Value: Encodable>(_ value: Value) throws -> Row {
         let encoder = Encoder()
         try value.encode(to: encoder)
+        if let problem = encoder.storage.problem {
+            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: problem))
+        }
         return encoder.storage.row
     }
 
     final class Storage {
         var row: Row = [:]
+        var problem: String?
     }
 
     struct Encoder: Swift.Encoder {
-        let storage = Storage()
+        let storage: Storage
         var codingPath: [any CodingKey] = []
         var userInfo: [CodingUserInfoKey: Any] = [:]
+
+        init(storage: Storage = Storage()) {
+            self.storage = storage
+        }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
             KeyedEncodingContainer(Keyed<Key>(storage: storage))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            fatalUnsupported()
+            storage.problem = "a record must encode as keyed properties, not as a list"
+            return DiscardingContainers.unkeyed()
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            fatalUnsupported()
-        }
-
-        private func fatalUnsupported() -> Never {
-            preconditionFailure("a record must encode as a keyed container (a struct or class with properties)")
+            storage.problem = "a record must encode as keyed properties, not as a single value"
+            return DiscardingContainers.single()
         }
     }
 
@@ -40,43 +46,123 @@ enum RowEncoder {
         let storage: Storage
         var codingPath: [any CodingKey] = []
 
-        mutating func encodeNil(forKey key: Key) throws { storage.row[key.stringValue] = .null }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { storage.row[key.stringValue] = .integer(value ? 1 : 0) }
-        mutating func encode(_ value: String, forKey key: Key) throws { storage.row[key.stringValue] = .text(value) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { storage.row[key.stringValue] = .real(value) }
-        mutating func encode(_ value: Float, forKey key: Key) throws { storage.row[key.stringValue] = .real(Double(value)) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { storage.row[key.stringValue] = .integer(Int64(value)) }
-        mutating func encode(_ value: Int8, forKey key: Key) throws { storage.row[key.stringValue] = .integer(Int64(value)) }
-        mutating func encode(_ value: Int16, forKey key: Key) throws { storage.row[key.stringValue] = .integer(Int64(value)) }
-        mutating func encode(_ value: Int32, forKey key: Key) throws { storage.row[key.stringValue] = .integer(Int64(value)) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { storage.row[key.stringValue] = .integer(value) }
-        mutating func encode(_ value: UInt, forKey key: Key) throws { storage.row[key.stringValue] = .integer(Int64(truncatingIfNeeded: value)) }
-        mutating func encode(_ value: UInt8, forKey key: Key) throws { storage.row[key.stringValue] = .integer(Int64(value)) }
-        mutating func encode(_ value: UInt16, forKey key: Key) throws { storage.row[key.stringValue] = .integer(Int64(value)) }
-        mutating func encode(_ value: UInt32, forKey key: Key) throws { storage.row[key.stringValue] = .integer(Int64(value)) }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { storage.row[key.stringValue] = .integer(Int64(truncatingIfNeeded: value)) }
+        private func set(_ value: SQLiteValue, _ key: Key) { storage.row[key.stringValue] = value }
+
+        mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { set(.integer(value ? 1 : 0), key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { set(.text(value), key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { set(.real(value), key) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { set(.real(Double(value)), key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { set(.integer(Int64(value)), key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { set(.integer(Int64(value)), key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { set(.integer(Int64(value)), key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { set(.integer(Int64(value)), key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { set(.integer(value), key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { try encode(UInt64(value), forKey: key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { set(.integer(Int64(value)), key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.integer(Int64(value)), key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.integer(Int64(value)), key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws {
+            guard let stored = Int64(exactly: value) else {
+                throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key],
+                                                              debugDescription: "\(value) does not fit an SQLite integer"))
+            }
+            set(.integer(stored), key)
+        }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             switch value {
-            case let data as Data: storage.row[key.stringValue] = .blob(data)
-            case let date as Date: storage.row[key.stringValue] = .real(date.timeIntervalSince1970)
-            case let url as URL: storage.row[key.stringValue] = .text(url.absoluteString)
+            case let data as Data: set(.blob(data), key)
+            case let date as Date: set(.real(date.timeIntervalSince1970), key)
+            case let url as URL: set(.text(url.absoluteString), key)
+            case let uuid as UUID: set(.text(uuid.uuidString), key)
             default:
+                // Raw-value enums are stored as their raw value, so they can be queried.
+                if let raw = value as? any RawRepresentable, let plain = Self.plain(raw) {
+                    set(plain, key)
+                    return
+                }
                 let json = try JSONEncoder().encode(value)
-                storage.row[key.stringValue] = .text(String(decoding: json, as: UTF8.self))
+                set(.text(String(decoding: json, as: UTF8.self)), key)
             }
         }
 
+        private static func plain<R: RawRepresentable>(_ value: R) -> SQLiteValue? {
+            switch value.rawValue {
+            case let text as String: return .text(text)
+            case let number as Int: return .integer(Int64(number))
+            default: return nil
+            }
+        }
+
+        // Nil is stored as NULL (the default would leave the column out, so an update
+        // could never clear it).
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            KeyedEncodingContainer(Keyed<NestedKey>(storage: Storage()))
+            storage.problem = "nested containers are not supported in a record (\(key.stringValue)); encode a Codable value"
+            return KeyedEncodingContainer(Keyed<NestedKey>(storage: Storage()))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            preconditionFailure("encode nested collections as Codable values, not nested containers")
+            storage.problem = "nested containers are not supported in a record (\(key.stringValue)); encode a Codable value"
+            return DiscardingContainers.unkeyed()
         }
 
-        mutating func superEncoder() -> any Swift.Encoder { Encoder() }
-        mutating func superEncoder(forKey key: Key) -> any Swift.Encoder { Encoder() }
+        // A superclass encodes into the same row.
+        mutating func superEncoder() -> any Swift.Encoder { Encoder(storage: storage) }
+        mutating func superEncoder(forKey key: Key) -> any Swift.Encoder { Encoder(storage: storage) }
+    }
+}
+
+/// Throwaway containers handed out after an unsupported request; the problem is reported
+/// when encoding ends, instead of crashing.
+enum DiscardingContainers {
+    static func single() -> any SingleValueEncodingContainer {
+        Capture().singleValueContainer()
+    }
+
+    static func unkeyed() -> any UnkeyedEncodingContainer {
+        Capture().unkeyedContainer()
+    }
+
+    /// A minimal encoder whose containers accept and discard everything.
+    private struct Capture: Swift.Encoder {
+        var codingPath: [any CodingKey] = []
+        var userInfo: [CodingUserInfoKey: Any] = [:]
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            KeyedEncodingContainer(RowEncoder.Keyed<Key>(storage: RowEncoder.Storage()))
+        }
+        func unkeyedContainer() -> any UnkeyedEncodingContainer { Discard() }
+        func singleValueContainer() -> any SingleValueEncodingContainer { Discard() }
+    }
+
+    private struct Discard: UnkeyedEncodingContainer, SingleValueEncodingContainer {
+        var codingPath: [any CodingKey] = []
+        var count = 0
+        mutating func encodeNil() throws {}
+        mutating func encode<T: Encodable>(_ value: T) throws {}
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(RowEncoder.Keyed<NestedKey>(storage: RowEncoder.Storage()))
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { Discard() }
+        mutating func superEncoder() -> any Swift.Encoder { Capture() }
     }
 }
 
@@ -169,12 +255,20 @@ enum RowDecoder {
                 guard let text = stored.stringValue, let url = URL(string: text) else { throw mismatch(type, key, stored) }
                 return url as! T
             }
-            guard let text = stored.stringValue else { throw mismatch(type, key, stored) }
-            do {
-                return try JSONDecoder().decode(type, from: Data(text.utf8))
-            } catch {
-                throw mismatch(type, key, stored)
+            // Raw-value enums and UUIDs are stored as plain values; other values as JSON.
+            let candidates: [String]
+            switch stored {
+            case .text(let text):
+                let quoted = String(decoding: (try? JSONEncoder().encode(text)) ?? Data(), as: UTF8.self)
+                candidates = [text, quoted]
+            case .integer(let number): candidates = [String(number)]
+            case .real(let number): candidates = [String(number)]
+            default: throw mismatch(type, key, stored)
             }
+            for candidate in candidates {
+                if let decoded = try? JSONDecoder().decode(type, from: Data(candidate.utf8)) { return decoded }
+            }
+            throw mismatch(type, key, stored)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -258,8 +258,10 @@ extension Table {
     /// Deletes every row.
     public func truncate() throws {
         try prepare()
-        try database.execute("DELETE FROM \(quotedName)")
-        database.noteTruncated(name)
+        try database.transaction(.immediate) { database in
+            try database.execute("DELETE FROM \(quotedName)")
+            database.noteTruncated(name)
+        }
     }
 
     private func validate(_ row: Row) throws {
