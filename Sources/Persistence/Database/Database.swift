@@ -193,13 +193,13 @@ public final class Database: @unchecked Sendable {
     }
 
     private func merge(_ changes: [String: TableChange], into target: inout [String: TableChange]) {
+        // Mutated in place: copying the accumulated change out and back would copy its
+        // arrays on every statement (quadratic in a long transaction).
         for (table, change) in changes {
-            var merged = target[table] ?? TableChange(table: table)
-            merged.inserted += change.inserted
-            merged.updated += change.updated
-            merged.deleted += change.deleted
-            merged.truncated = merged.truncated || change.truncated
-            target[table] = merged
+            target[table, default: TableChange(table: table)].inserted += change.inserted
+            target[table, default: TableChange(table: table)].updated += change.updated
+            target[table, default: TableChange(table: table)].deleted += change.deleted
+            if change.truncated { target[table, default: TableChange(table: table)].truncated = true }
         }
     }
 
