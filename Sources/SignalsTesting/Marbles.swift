@@ -65,11 +65,7 @@ extension TestScheduler {
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        var error: String?
-        let marbles = MarbleDiagram(parsing: diagram, values: values, error: &error)
-        if let error {
-            return reportFailure(error, fileID: fileID, filePath: filePath, line: line, column: column)
-        }
+        guard let marbles = parsed(diagram, values, fileID, filePath, line, column) else { return }
         for (position, event) in marbles.events {
             schedule(after: frame * position) {
                 switch event {
@@ -89,14 +85,26 @@ extension TestScheduler {
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        var error: String?
-        let marbles = MarbleDiagram(parsing: diagram, values: values, error: &error)
-        if let error {
-            return reportFailure(error, fileID: fileID, filePath: filePath, line: line, column: column)
-        }
+        guard let marbles = parsed(diagram, values, fileID, filePath, line, column) else { return }
         for case (let position, .value(let value)) in marbles.events {
             schedule(after: frame * position) { [weak property] in property?.value = value }
         }
+    }
+}
+
+extension TestScheduler {
+    /// The diagram parsed, or nil after reporting why it cannot be.
+    fileprivate func parsed<Value>(
+        _ diagram: String, _ values: [Character: Value],
+        _ fileID: String, _ filePath: StaticString, _ line: UInt, _ column: UInt
+    ) -> MarbleDiagram<Value>? {
+        var error: String?
+        let marbles = MarbleDiagram(parsing: diagram, values: values, error: &error)
+        if let error {
+            reportFailure(error, fileID: fileID, filePath: filePath, line: line, column: column)
+            return nil
+        }
+        return marbles
     }
 }
 

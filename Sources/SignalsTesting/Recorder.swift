@@ -61,8 +61,19 @@ public final class Recorder<Value>: @unchecked Sendable {
         }
     }
 
-    func attach(_ subscription: Disposable) {
-        lock.locked { self.subscription = subscription }
+    /// A recorder fed by `values` and `completion`, which subscribe the closures given.
+    static func attached(
+        scheduler: TestScheduler?,
+        exhaustive: Bool,
+        origin: (fileID: String, filePath: StaticString, line: UInt, column: UInt),
+        values: (@escaping (Value) -> Void) -> Disposable,
+        completion: (@escaping () -> Void) -> Disposable
+    ) -> Recorder<Value> {
+        let recorder = Recorder(scheduler: scheduler, exhaustive: exhaustive, origin: origin)
+        let valueSubscription = values { [weak recorder] in recorder?.append(.value($0)) }
+        let completionSubscription = completion { [weak recorder] in recorder?.append(.completed) }
+        recorder.lock.locked { recorder.subscription = Disposables(valueSubscription, completionSubscription) }
+        return recorder
     }
 
     func append(_ event: RecordedEvent<Value>) {
@@ -233,12 +244,8 @@ extension Signal {
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> Recorder<Value> {
-        let recorder = Recorder<Value>(scheduler: scheduler, exhaustive: exhaustive,
-                                       origin: (fileID, filePath, line, column))
-        let values = observe { [weak recorder] in recorder?.append(.value($0)) }
-        let completion = observeCompleted { [weak recorder] in recorder?.append(.completed) }
-        recorder.attach(Disposables(values, completion))
-        return recorder
+        Recorder.attached(scheduler: scheduler, exhaustive: exhaustive, origin: (fileID, filePath, line, column),
+                          values: { observe($0) }, completion: { observeCompleted($0) })
     }
 }
 
@@ -255,12 +262,8 @@ extension Property {
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> Recorder<Value> {
-        let recorder = Recorder<Value>(scheduler: scheduler, exhaustive: exhaustive,
-                                       origin: (fileID, filePath, line, column))
-        let values = observe { [weak recorder] in recorder?.append(.value($0)) }
-        let completion = signal.observeCompleted { [weak recorder] in recorder?.append(.completed) }
-        recorder.attach(Disposables(values, completion))
-        return recorder
+        Recorder.attached(scheduler: scheduler, exhaustive: exhaustive, origin: (fileID, filePath, line, column),
+                          values: { observe($0) }, completion: { signal.observeCompleted($0) })
     }
 }
 
