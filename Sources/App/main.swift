@@ -17,7 +17,8 @@ usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N]
   --api URL      use the HTTP API at URL instead of the embedded one
   --db PATH      keep favourites in the SQLite file PATH
                  (default: ~/.local/share/homes/homes.sqlite)
-  --latency MS   delay every embedded API response by MS milliseconds (default 0)
+  --latency MS   delay every embedded API response by MS milliseconds, 0 to 10000
+                 (default 0)
   --seed N       seed of the embedded API's generated listings (default 7)
   --help         show this text
 
@@ -54,8 +55,8 @@ func parseOptions(_ arguments: [String]) -> Result<Options?, UsageError> {
             }
             options.databasePath = path
         case "--latency":
-            guard let text = iterator.next(), let value = Int(text), (0...60_000).contains(value) else {
-                return .failure(UsageError(message: "--latency needs a number of milliseconds from 0 to 60000"))
+            guard let text = iterator.next(), let value = Int(text), (0...10_000).contains(value) else {
+                return .failure(UsageError(message: "--latency needs a number of milliseconds from 0 to 10000"))
             }
             options.latency = value
         case "--seed":
@@ -86,7 +87,12 @@ case .failure(let error):
 // default that only the embedded API knows.
 let secret = Array((ProcessInfo.processInfo.environment["HOMES_SECRET"] ?? "homes-demo-secret").utf8)
 let appQueue = DispatchQueue(label: "homes.app")
-let embedded = HomesAPIServer(seed: options.seed, secret: secret)
+// A fixed clock for piped sessions keeps "3 min ago" stable from run to run.
+let terminal = Terminal.current()
+let fixedNow = Date(timeIntervalSince1970: 1_763_700_000)
+let interactive = terminal.isInteractive
+let now: @Sendable () -> Date = { interactive ? Date() : fixedNow }
+let embedded = HomesAPIServer(seed: options.seed, secret: secret, updatedBefore: now())
 let baseURL = options.apiURL ?? URL(string: "http://embedded.homes/api")!
 let transport: any HTTPTransport = options.apiURL == nil
     ? InProcessTransport(latency: .milliseconds(options.latency)) { embedded.handle($0) }
@@ -102,11 +108,6 @@ let engine = APIEngine(
     transport: transport,
     callbackQueue: appQueue
 )
-
-// A fixed clock for piped sessions keeps "3 min ago" stable from run to run.
-let terminal = Terminal.current()
-let fixedNow = Date(timeIntervalSince1970: 1_763_700_000)
-let now: () -> Date = terminal.isInteractive ? { Date() } : { fixedNow }
 
 // Favourites live in SQLite; a database that cannot be used is reported, not fatal.
 let databasePath = options.databasePath ?? {
@@ -134,7 +135,8 @@ let listings = appQueue.sync { () -> ListingListController in
     logic.show(.rent)
     return controller
 }
-let session = Session(root: listings, context: context, queue: appQueue, terminal: terminal) { text in
+let session = Session(root: listings, context: context, queue: appQueue, terminal: terminal,
+                      settleLimit: engine.timeout + .milliseconds(options.latency) + .seconds(5)) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 session.run { readLine() }

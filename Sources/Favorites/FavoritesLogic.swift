@@ -33,9 +33,9 @@ public final class FavoritesLogic: @unchecked Sendable {
         perform { try store.remove(kind: kind, listingID: listingID) }
     }
 
-    /// Whether the listing is a favourite.
-    public func contains(kind: String, listingID: Int) -> Bool {
-        favoritesState.value.contains { $0.kind == kind && $0.listingID == listingID }
+    /// Whether the listing is a favourite, now and as it changes.
+    public func isSaved(kind: String, listingID: Int) -> Property<Bool> {
+        favorites.map { $0.contains { $0.kind == kind && $0.listingID == listingID } }.skipRepeats()
     }
 
     private func perform(_ work: () throws -> Void) -> String? {

@@ -49,15 +49,15 @@ public final class HomesAPIServer: @unchecked Sendable {
     private let lock = NSLock()
     private var requestCount = 0
 
-    /// Serves `count` listings per service generated from `seed`; checks signatures with
-    /// `secret` when given, against `clock`.
-    public init(seed: UInt64 = 7, count: Int = 45, secret: [UInt8]? = nil,
+    /// Serves `count` listings per service generated from `seed`, last updated within the
+    /// day before `updatedBefore`; checks signatures with `secret` when given, against `clock`.
+    public init(seed: UInt64 = 7, count: Int = 45, secret: [UInt8]? = nil, updatedBefore: Date = Date(),
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         var generator = SeededGenerator(seed: seed)
         let districts = ["Xuhui", "Jing'an", "Pudong", "Changning", "Hongkou", "静安", "徐汇"]
         let names = ["Loft", "Studio", "Garden Flat", "Courtyard", "Riverside", "Skyline", "Lane House", "Tower"]
         var made: [Service: [Listing]] = [:]
-        let base = 1_763_700_000
+        let base = Int(updatedBefore.timeIntervalSince1970)
         for service in Service.allCases {
             made[service] = (1...max(1, count)).map { index in
                 let rooms = 1 + Int(generator.next() % 4)
@@ -112,7 +112,7 @@ public final class HomesAPIServer: @unchecked Sendable {
 
     private func list(_ service: Service, _ parameters: [String: String]) -> HTTPResponse {
         let keys = service.pageKeys
-        guard let page = Int(parameters[keys.page] ?? "1"), page >= 1,
+        guard let page = Int(parameters[keys.page] ?? "1"), (1...100_000).contains(page),
               let size = Int(parameters[keys.size] ?? "10"), (1...100).contains(size) else {
             return .json(["message": .string("bad paging parameters")], status: 400)
         }

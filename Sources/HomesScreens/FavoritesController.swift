@@ -42,7 +42,8 @@ public final class FavoritesController: Screen {
     public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
         guard command == "open" || command == "unfav" else { return nil }
         let saved = favorites.favorites.value
-        guard arguments.count == 1, let number = Int(arguments[0]), saved.indices.contains(number - 1) else {
+        guard arguments.count == 1, let number = Int(arguments[0]), (1...max(1, saved.count)).contains(number),
+              !saved.isEmpty else {
             return .error(saved.isEmpty ? "there are no favourites" : "usage: \(command) N, with N from 1 to \(saved.count)")
         }
         let favorite = saved[number - 1]

@@ -26,13 +26,11 @@ public final class ListingDetailController: Screen {
         rootView = StackView([facts, mark])
         (changes, changed) = Signal<Void>.pipe()
         facts.emptyText = ""
+        let isSaved = favorites.isSaved(kind: logic.kind.rawValue, listingID: logic.id)
         let viewModel = Property.combineLatest(Property.combineLatest(logic.detail, logic.isLoading),
-                                               Property.combineLatest(logic.problem, favorites.favorites))
+                                               Property.combineLatest(logic.problem, isSaved))
             .map { state, more in
-                ListingDetailViewModel(
-                    detail: state.0, isLoading: state.1, problem: more.0,
-                    isFavorite: state.0.map { detail in more.1.contains { $0.kind == detail.kind.rawValue && $0.listingID == detail.id } } ?? false,
-                    now: now())
+                ListingDetailViewModel(detail: state.0, isLoading: state.1, problem: more.0, isFavorite: more.1, now: now())
             }
         viewModel.bind(\.title, to: facts) { view, title in view.title = title }.dispose(in: bag)
         viewModel.bind(\.facts, to: facts) { view, facts in view.rows = facts }.dispose(in: bag)
@@ -54,7 +52,7 @@ public final class ListingDetailController: Screen {
     public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
         switch command {
         case "refresh":
-            logic.load()
+            logic.reload()
             return .handled
         case "fav", "unfav":
             guard arguments.isEmpty else { return .error("usage: \(command)") }

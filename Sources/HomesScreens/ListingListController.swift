@@ -61,7 +61,7 @@ public final class ListingListController: Screen {
     public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
         switch command {
         case "list": return list(arguments)
-        case "more": return logic.loadMore() ? .handled : .error(logic.isComplete.value ? "that was the last page" : "still loading")
+        case "more": return logic.loadMore() ? .handled : .error(refusalOfMore())
         case "refresh": return logic.refresh() ? .handled : .error("already loading")
         case "filter": return filter(arguments)
         case "open", "fav", "unfav": return listing(command, arguments)
@@ -79,21 +79,26 @@ public final class ListingListController: Screen {
         return .handled
     }
 
+    private func refusalOfMore() -> String {
+        if logic.isLoading.value { return "still loading" }
+        if logic.isComplete.value { return "that was the last page" }
+        return "the first page has not loaded; refresh to try again"
+    }
+
     private func filter(_ arguments: [String]) -> CommandOutcome {
         if arguments == ["clear"] {
             logic.clearFilters()
             return .handled
         }
         guard !arguments.isEmpty, arguments.count % 2 == 0 else { return .error("usage: filter KEY VALUE... or filter clear") }
-        for index in stride(from: 0, to: arguments.count, by: 2) {
-            if let problem = logic.filter(arguments[index], arguments[index + 1]) { return .error(problem) }
-        }
-        return .handled
+        let pairs = stride(from: 0, to: arguments.count, by: 2).map { (key: arguments[$0], value: arguments[$0 + 1]) }
+        return logic.filter(pairs).map(CommandOutcome.error) ?? .handled
     }
 
     private func listing(_ command: String, _ arguments: [String]) -> CommandOutcome {
         let shown = logic.listings.value
-        guard arguments.count == 1, let number = Int(arguments[0]), shown.indices.contains(number - 1) else {
+        guard arguments.count == 1, let number = Int(arguments[0]), (1...max(1, shown.count)).contains(number),
+              !shown.isEmpty else {
             return .error(shown.isEmpty ? "there are no listings shown" : "usage: \(command) N, with N from 1 to \(shown.count)")
         }
         let listing = shown[number - 1]

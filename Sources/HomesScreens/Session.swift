@@ -16,16 +16,29 @@ public final class Session {
     private let context: HomesContext
     private let terminal: Terminal
     private let write: (String) -> Void
+    private let settleLimit: Duration
     private var stack: [any Screen] = []
     private var redraw: Disposable?
+    /// True while a command runs (touched on the app queue): redraws wait for it to settle.
+    private var isRunningCommand = false
+    private let output = NSLock()
 
-    /// A session showing `root`, running screens on `queue`, writing with `write`.
+    /// A session showing `root`, running screens on `queue`, writing with `write`. A
+    /// command's output waits until its work settles, at most `settleLimit` (longer than
+    /// any request may take, so piped output stays deterministic).
     public init(root: any Screen, context: HomesContext, queue: DispatchQueue, terminal: Terminal,
-                write: @escaping (String) -> Void) {
+                settleLimit: Duration = .seconds(30), write: @escaping (String) -> Void) {
         self.queue = queue
         self.context = context
         self.terminal = terminal
-        self.write = write
+        self.settleLimit = settleLimit
+        let output = self.output
+        // One writer: the REPL and redraws on the app queue never interleave their text.
+        self.write = { text in
+            output.lock()
+            write(text)
+            output.unlock()
+        }
         stack = [root]
     }
 
@@ -41,6 +54,8 @@ public final class Session {
 
     /// Runs one command line; false when the session should end.
     public func execute(_ line: String) -> Bool {
+        queue.sync { isRunningCommand = true }
+        defer { queue.sync { isRunningCommand = false } }
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let command = words.first?.lowercased() else { return true }
         let arguments = Array(words.dropFirst())
@@ -103,14 +118,23 @@ public final class Session {
             CommandHelp(usage: "help", summary: "list these commands"),
             CommandHelp(usage: "quit", summary: "leave homes"),
         ]
-        let rows = commands.map { ["  " + $0.usage, $0.summary] }
-        return Layout.table(rows, width: terminal.width).joined(separator: "\n") + "\n"
+        let usageWidth = min(24, (commands.map { DisplayText.width($0.usage) }.max() ?? 0))
+        let summaryWidth = max(20, terminal.width - usageWidth - 4)
+        var lines: [String] = []
+        for command in commands {
+            let summary = DisplayText.wrap(command.summary, to: summaryWidth)
+            for (index, part) in summary.enumerated() {
+                let usage = index == 0 ? DisplayText.fit(command.usage, to: usageWidth) : String(repeating: " ", count: usageWidth)
+                lines.append("  " + usage + "  " + part)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Waits (up to ten seconds) until the screen's work has settled, then draws it.
+    /// Waits (up to `settleLimit`) until the screen's work has settled, then draws it.
     private func settleAndShow() {
-        let deadline = Date().addingTimeInterval(10)
-        while queue.sync(execute: { stack.last?.isBusy ?? false }), Date() < deadline {
+        let deadline = ContinuousClock.now + settleLimit
+        while queue.sync(execute: { stack.last?.isBusy ?? false }), ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.002)
         }
         let lines: [String] = queue.sync {
@@ -125,7 +149,7 @@ public final class Session {
         redraw?.dispose()
         guard let screen = stack.last else { return }
         redraw = screen.changes.observe { [weak self, weak screen] in
-            guard let self, let screen else { return }
+            guard let self, let screen, !self.isRunningCommand else { return }
             let lines = screen.rootView.render(width: self.terminal.width)
             self.write("\n" + lines.joined(separator: "\n") + "\nhomes> ")
         }

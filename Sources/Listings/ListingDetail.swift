@@ -68,8 +68,11 @@ public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSo
     private let detailState = MutableProperty<ListingDetail?>(nil)
     private let loadingState = MutableProperty(false)
     private let problemState = MutableProperty<String?>(nil)
+    /// The listing's kind.
+    public let kind: ListingKind
+    /// The listing's id within its kind.
+    public let id: Int
     private let manager: APIManager<ListingDetailAPI>
-    private let id: Int
 
     /// Logic for listing `id` of `kind`.
     public init(kind: ListingKind, id: Int, engine: APIEngine) {
@@ -77,14 +80,26 @@ public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSo
         isLoading = Property(loadingState)
         problem = Property(problemState)
         manager = APIManager(ListingDetailAPI(kind: kind), engine: engine)
+        self.kind = kind
         self.id = id
         manager.delegate = self
         manager.parameterSource = self
     }
 
-    /// Loads (or reloads) the listing.
+    /// Loads the listing (from the cache when fresh).
     public func load() {
-        if manager.loadData() { loadingState.value = true }
+        start(ignoringCache: false)
+    }
+
+    /// Reloads the listing from the network.
+    public func reload() {
+        start(ignoringCache: true)
+    }
+
+    private func start(ignoringCache: Bool) {
+        guard manager.loadData(ignoringCache: ignoringCache) else { return }
+        loadingState.value = true
+        if problemState.value != nil { problemState.value = nil }
     }
 
     public func parameters(for manager: any APIManaging) -> [String: String] {
@@ -92,7 +107,9 @@ public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSo
     }
 
     public func apiManagerDidSucceed(_ manager: any APIManaging) {
-        detailState.value = manager.fetchData(with: ListingDetailReformer())
+        let detail = manager.fetchData(with: ListingDetailReformer())
+        if let detail { detailState.value = detail }
+        problemState.value = detail == nil ? "the listing service sent an incomplete listing" : nil
         loadingState.value = false
     }
 

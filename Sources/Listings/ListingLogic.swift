@@ -24,6 +24,9 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
     private let loadingState = MutableProperty(false)
     private let completeState = MutableProperty(false)
     private let problemState = MutableProperty<String?>(nil)
+    /// Whether the first page of the current kind and filters has arrived; `loadMore`
+    /// waits for it, so pages of different queries never mix.
+    private var hasFirstPage = false
     private let managers: [ListingKind: any APIManaging]
     private let loaders: [ListingKind: (Bool, Bool) -> Bool]
     private let pagers: [ListingKind: () -> Bool]
@@ -65,13 +68,13 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
     public func show(_ kind: ListingKind) {
         if kind != kindState.value { cancellers[kindState.value]?() }
         kindState.value = kind
-        load(firstPage: true, fresh: false)
+        startQuery()
     }
 
     /// Loads the next page; does nothing on the last page or while loading.
     @discardableResult
     public func loadMore() -> Bool {
-        guard !loadingState.value, !completeState.value else { return false }
+        guard hasFirstPage, !loadingState.value, !completeState.value else { return false }
         return load(firstPage: false, fresh: false)
     }
 
@@ -82,23 +85,36 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
         return load(firstPage: true, fresh: true)
     }
 
-    /// Sets a filter and reloads; a load in flight is cancelled for the new one.
-    /// Returns a problem for an unknown key or a bad value.
-    public func filter(_ key: String, _ value: String) -> String? {
-        guard Self.filterKeys.contains(key) else {
-            return "unknown filter \(key); use one of \(Self.filterKeys.sorted().joined(separator: ", "))"
+    /// Checks every `(key, value)` pair, then applies them all and reloads once; a load
+    /// in flight is cancelled for the new one. Returns a problem (and changes nothing) for
+    /// an unknown key or a bad value.
+    public func filter(_ pairs: [(key: String, value: String)]) -> String? {
+        for (key, value) in pairs {
+            guard Self.filterKeys.contains(key) else {
+                return "unknown filter \(key); use one of \(Self.filterKeys.sorted().joined(separator: ", "))"
+            }
+            if key != "district", (Int(value) ?? -1) < 0 {
+                return "\(key) needs a whole number, not \(value)"
+            }
         }
-        if key != "district", Int(value) == nil || (Int(value) ?? -1) < 0 {
-            return "\(key) needs a whole number, not \(value)"
-        }
-        filtersState.value[key] = value
-        load(firstPage: true, fresh: false)
+        var filters = filtersState.value
+        for (key, value) in pairs { filters[key] = value }
+        filtersState.value = filters
+        startQuery()
         return nil
     }
 
     /// Removes every filter and reloads.
     public func clearFilters() {
         filtersState.value = [:]
+        startQuery()
+    }
+
+    /// A new kind or new filters: the old rows go at once, then the first page loads.
+    private func startQuery() {
+        hasFirstPage = false
+        if !listingsState.value.isEmpty { listingsState.value = [] }
+        set(completeState, false)
         load(firstPage: true, fresh: false)
     }
 
@@ -129,6 +145,7 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
     public func apiManagerDidSucceed(_ manager: any APIManaging) {
         guard isCurrent(manager) else { return }
         let page = manager.fetchData(with: ListingListReformer())
+        if manager.isFirstPage { hasFirstPage = true }
         listingsState.value = manager.isFirstPage ? page : listingsState.value + page
         set(completeState, manager.isLastPage)
         set(loadingState, manager.isLoading)

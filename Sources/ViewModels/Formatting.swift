@@ -19,7 +19,10 @@ public enum Formatting {
 
     /// `just now`, `3 min ago`, `5 h ago`, `2 d ago`.
     public static func age(of date: Date, now: Date) -> String {
-        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        let interval = now.timeIntervalSince(date)
+        guard interval.isFinite else { return "" }
+        // Clamped, so absurd dates (from a server or a file) read as ages, not crashes.
+        let seconds = Int(min(max(0, interval), 3e12))
         switch seconds {
         case ..<60: return "just now"
         case ..<3_600: return "\(seconds / 60) min ago"

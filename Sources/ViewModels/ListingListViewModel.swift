@@ -34,7 +34,7 @@ public struct ListingListViewModel: Equatable, Sendable {
         title = (names[kind] ?? "Listings") + (filterText.isEmpty ? "" : " (\(filterText))")
         rows = listings.enumerated().map { index, listing in
             Row(number: "\(index + 1)", name: listing.name,
-                price: Formatting.price(listing.price, monthly: kind == .rent),
+                price: Formatting.price(listing.price, monthly: listing.kind == .rent),
                 area: Formatting.area(listing.area), district: listing.district,
                 age: Formatting.age(of: listing.updatedAt, now: now))
         }

@@ -50,7 +50,7 @@ import TextViews
         #expect(changes.values.count >= 2)
     }
 
-    @Test func aPoppedScreenFreesItsControllerAndViewsAndLeavesNoBindings() {
+    @Test func aDroppedScreenFreesItsControllerAndViews() {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let tracker = ReleaseTracker()
@@ -63,6 +63,26 @@ import TextViews
         }
         harness.run { logic.show(.new) }
         tracker.assertAllReleased()
+    }
+
+    @Test func goingBackFreesTheDetailScreen() throws {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let context = context(harness)
+        let root = harness.run { ListingListController(logic: logic, context: context) }
+        harness.run { logic.show(.rent) }
+        let lines = Lines()
+        let session = Session(root: root, context: context, queue: harness.queue,
+                              terminal: Terminal(isInteractive: false, width: 60)) { lines.append($0) }
+        weak var detail: AnyObject?
+        #expect(session.execute("open 2"))
+        detail = harness.run { context.mediator.perform(target: "listing", action: "detail",
+                                                        params: ["kind": "rent", "id": 2]).value(as: AnyObject.self) }
+        #expect(lines.text.contains("Courtyard 2"))
+        #expect(session.execute("back"))
+        harness.queue.sync {}
+        #expect(detail == nil)
+        #expect(lines.text.contains("> back"))
     }
 
     func context(_ harness: HomesHarness) -> HomesContext {
@@ -83,4 +103,11 @@ import TextViews
         if case .error(let text)? = outcome { return text }
         return nil
     }
+}
+
+final class Lines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = ""
+    var text: String { lock.lock(); defer { lock.unlock() }; return stored }
+    func append(_ text: String) { lock.lock(); stored += text; lock.unlock() }
 }

@@ -49,7 +49,8 @@ final class InlineTransport: HTTPTransport, @unchecked Sendable {
 struct HomesHarness {
     static let secret = Array("test-secret".utf8)
     let queue = DispatchQueue(label: "homes.test")
-    let transport = InlineTransport(server: HomesAPIServer(seed: 7, count: 20, secret: HomesHarness.secret))
+    let transport = InlineTransport(server: HomesAPIServer(seed: 7, count: 20, secret: HomesHarness.secret,
+                                                           updatedBefore: Date(timeIntervalSince1970: 1_763_700_000)))
     let engine: APIEngine
 
     init() {

@@ -72,8 +72,8 @@ import Testing
         harness.run { logic.show(.rent) }
         harness.transport.holding = true
         let problems = logic.problem.record()
-        #expect(harness.run { logic.filter("rooms", "2") } == nil)
-        #expect(harness.run { logic.filter("district", "Xuhui") } == nil)
+        #expect(harness.run { logic.filter([("rooms", "2")]) } == nil)
+        #expect(harness.run { logic.filter([("district", "Xuhui")]) } == nil)
         harness.transport.release()
         harness.queue.sync {}
         #expect(logic.listings.value.allSatisfy { $0.district == "Xuhui" })
@@ -84,8 +84,8 @@ import Testing
     @Test func badFiltersAreRefusedWithAMessage() {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
-        #expect(harness.run { logic.filter("colour", "red") }?.hasPrefix("unknown filter colour") == true)
-        #expect(harness.run { logic.filter("rooms", "-1") } == "rooms needs a whole number, not -1")
+        #expect(harness.run { logic.filter([("colour", "red")]) }?.hasPrefix("unknown filter colour") == true)
+        #expect(harness.run { logic.filter([("rooms", "-1")]) } == "rooms needs a whole number, not -1")
         #expect(logic.filters.value.isEmpty)
     }
 
@@ -98,5 +98,46 @@ import Testing
         #expect(logic.problem.value == "signature rejected")
         #expect(logic.listings.value.isEmpty)
         #expect(!logic.isLoading.value)
+    }
+}
+
+
+@Suite struct ListingLogicReviewRegressionTests {
+    @Test func aFailedFirstPageNeverMixesWithAnotherQuerysPages() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        harness.run { logic.show(.new) }
+        #expect(harness.run { logic.loadMore() })
+        harness.run { logic.show(.rent) }
+        harness.engine.reachability.update(isReachable: false)
+        harness.run { logic.show(.new) }
+        #expect(logic.listings.value.isEmpty)
+        harness.engine.reachability.update(isReachable: true)
+        #expect(!harness.run { logic.loadMore() })
+        #expect(logic.listings.value.isEmpty)
+    }
+
+    @Test func filtersApplyAllOrNothing() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        harness.run { logic.show(.rent) }
+        let problem = harness.run { logic.filter([("rooms", "2"), ("colour", "red")]) }
+        #expect(problem?.hasPrefix("unknown filter colour") == true)
+        #expect(logic.filters.value.isEmpty)
+    }
+
+    @Test func aDetailsProblemClearsWhenItLoadsAndRefreshGoesToTheNetwork() {
+        let harness = HomesHarness()
+        let logic = ListingDetailLogic(kind: .rent, id: 2, engine: harness.engine)
+        harness.engine.reachability.update(isReachable: false)
+        harness.run { logic.load() }
+        #expect(logic.problem.value == "the network is unreachable")
+        harness.engine.reachability.update(isReachable: true)
+        harness.run { logic.load() }
+        #expect(logic.problem.value == nil)
+        #expect(logic.detail.value?.id == 2)
+        let served = harness.transport.server.requestsServed
+        harness.run { logic.reload() }
+        #expect(harness.transport.server.requestsServed == served + 1)
     }
 }

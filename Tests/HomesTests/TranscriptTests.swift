@@ -72,7 +72,10 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         var script = ""
         let words = ["list", "more", "filter", "refresh", "back", "help", "open", "rooms", "rent", "静安", "-1", "\u{0}",
+                     "fav", "unfav", "favs", "go", "homes://listing/detail?kind=rent&id=1", "-9223372036854775808",
+                     "9223372036854775807", "offline", "online",
                      "😀", "\"", "new", "clear", "district", "max_price", String(repeating: "x", count: 300)]
+        script += "open -9223372036854775808\nfav 9223372036854775807\nfavs\nunfav -9223372036854775808\nback\n"
         for _ in 0..<200 {
             let count = Int.random(in: 0...4, using: &generator)
             script += (0..<count).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ") + "\n"

@@ -15,6 +15,9 @@ import ViewModels
         #expect(Formatting.age(of: now.addingTimeInterval(-7_300), now: now) == "2 h ago")
         #expect(Formatting.age(of: now.addingTimeInterval(-200_000), now: now) == "2 d ago")
         #expect(Formatting.age(of: now.addingTimeInterval(60), now: now) == "just now")
+        #expect(Formatting.age(of: Date(timeIntervalSince1970: 1e300), now: now) == "just now")
+        #expect(Formatting.age(of: Date(timeIntervalSince1970: -1e300), now: now).hasSuffix("d ago"))
+        #expect(Formatting.age(of: Date(timeIntervalSince1970: .infinity), now: now) == "")
     }
 }
 
