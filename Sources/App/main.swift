@@ -1,6 +1,7 @@
 import Dispatch
 import Favorites
 import Foundation
+import HTTPServer
 import HomesAPI
 import HomesScreens
 import Listings
@@ -12,14 +13,18 @@ import Persistence
 
 let usage = """
 usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N]
+       homes serve [--port N] [--seed N]
        homes --help
 
+  serve          serve the embedded API over HTTP on 127.0.0.1 (port 0 picks a free
+                 one; the first line printed is the URL), until stopped or stdin closes
   --api URL      use the HTTP API at URL instead of the embedded one
   --db PATH      keep favourites in the SQLite file PATH
                  (default: ~/.local/share/homes/homes.sqlite)
   --latency MS   delay every embedded API response by MS milliseconds, 0 to 10000
                  (default 0)
   --seed N       seed of the embedded API's generated listings (default 7)
+  --port N       with serve: the port to listen on (default 8080)
   --help         show this text
 
 Commands are listed by `help` inside the session. With input piped in, output is
@@ -31,6 +36,8 @@ struct UsageError: Error {
 }
 
 struct Options {
+    var serve = false
+    var port: UInt16 = 8080
     var apiURL: URL?
     var databasePath: String?
     var latency = 0
@@ -44,6 +51,13 @@ func parseOptions(_ arguments: [String]) -> Result<Options?, UsageError> {
         switch argument {
         case "--help", "-h":
             return .success(nil)
+        case "serve" where !options.serve:
+            options.serve = true
+        case "--port":
+            guard let text = iterator.next(), let port = UInt16(text) else {
+                return .failure(UsageError(message: "--port needs a port number from 0 to 65535"))
+            }
+            options.port = port
         case "--api":
             guard let text = iterator.next(), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
                 return .failure(UsageError(message: "--api needs an http:// or https:// URL"))
@@ -93,6 +107,22 @@ let fixedNow = Date(timeIntervalSince1970: 1_763_700_000)
 let interactive = terminal.isInteractive
 let now: @Sendable () -> Date = { interactive ? Date() : fixedNow }
 let embedded = HomesAPIServer(seed: options.seed, secret: secret, updatedBefore: now())
+
+// `homes serve`: the embedded API over real HTTP, for `homes --api` and other clients.
+if options.serve {
+    let server = LoopbackHTTPServer(port: options.port) { embedded.handle($0) }
+    do {
+        try server.start()
+    } catch {
+        FileHandle.standardError.write(Data("homes: \(error)\n".utf8))
+        exit(1)
+    }
+    FileHandle.standardOutput.write(Data("serving http://127.0.0.1:\(server.port)/api\n".utf8))
+    // Serve until stdin closes (or the process is stopped).
+    while FileHandle.standardInput.availableData.count > 0 {}
+    server.stop()
+    exit(0)
+}
 let baseURL = options.apiURL ?? URL(string: "http://embedded.homes/api")!
 let transport: any HTTPTransport = options.apiURL == nil
     ? InProcessTransport(latency: .milliseconds(options.latency)) { embedded.handle($0) }

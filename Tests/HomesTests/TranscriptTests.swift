@@ -117,3 +117,37 @@ import Testing
         #expect(result.output.contains("error: favourites could not be saved"))
     }
 }
+
+@Suite(.serialized) struct ServeEndToEndTests {
+    @Test func homesAgainstHomesServeMatchesTheEmbeddedAPI() throws {
+        let homes = try #require(TranscriptTests.homes)
+        let server = Process()
+        server.executableURL = homes
+        server.arguments = ["serve", "--port", "0"]
+        let serverInput = Pipe()
+        let serverOutput = Pipe()
+        server.standardInput = serverInput
+        server.standardOutput = serverOutput
+        try server.run()
+        defer {
+            try? serverInput.fileHandleForWriting.close()
+            server.waitUntilExit()
+        }
+        var announced = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while !announced.contains(UInt8(ascii: "\n")), Date() < deadline {
+            announced += serverOutput.fileHandleForReading.availableData
+        }
+        let line = String(decoding: announced, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line.hasPrefix("serving http://127.0.0.1:"))
+        let url = String(line.dropFirst("serving ".count))
+
+        let input = try Data(contentsOf: TranscriptTests.transcripts.appendingPathComponent("listings.in"))
+        let runner = TranscriptTests()
+        let overHTTP = try runner.run(["--api", url, "--db", NSTemporaryDirectory() + "homes-http-\(UUID().uuidString).sqlite"],
+                                      input: input)
+        let embedded = try runner.run(["--db", NSTemporaryDirectory() + "homes-local-\(UUID().uuidString).sqlite"], input: input)
+        #expect(overHTTP.status == 0)
+        #expect(overHTTP.output == embedded.output)
+    }
+}
