@@ -32,12 +32,14 @@ let package = Package(
         .target(name: "HomesAPI", dependencies: ["Networking"]),
         .target(name: "Listings", dependencies: ["Networking", "Signals"]),
         .target(name: "Favorites", dependencies: ["Persistence", "Signals"]),
-        .target(name: "ViewModels", dependencies: ["Listings", "Favorites"]),
+        .target(name: "Login", dependencies: ["Networking", "Signals"]),
+        .target(name: "ViewModels", dependencies: ["Listings", "Favorites", "Login"]),
         .target(name: "HomesScreens", dependencies: [
-            "Signals", "TextViews", "Listings", "Favorites", "ViewModels", "Mediator", "Networking",
+            "Signals", "TextViews", "Listings", "Favorites", "Login", "ViewModels", "Mediator", "Networking",
         ]),
         .executableTarget(name: "App", dependencies: [
-            "Networking", "HomesAPI", "Listings", "Favorites", "HomesScreens", "Mediator", "Persistence", "HTTPServer",
+            "Networking", "HomesAPI", "Listings", "Favorites", "Login", "HomesScreens", "Mediator", "Persistence",
+            "HTTPServer",
         ]),
         .target(name: "AllocationCounter"),
         .executableTarget(name: "SignalsBenchmark", dependencies: ["Signals", "AllocationCounter"]),
@@ -45,7 +47,7 @@ let package = Package(
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer"]),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
         .testTarget(name: "HomesTests", dependencies: [
-            "App", "HomesAPI", "HomesScreens", "Listings", "Favorites", "ViewModels", "TextViews", "Networking",
+            "App", "HomesAPI", "HomesScreens", "Listings", "Favorites", "Login", "ViewModels", "TextViews", "Networking",
             "Signals", "SignalsTesting", "Mediator", "Persistence",
         ], exclude: ["Transcripts"]),
         .testTarget(name: "PersistenceTests",

@@ -134,6 +134,7 @@ let engine = APIEngine(
                    signatureRejectedCodes: [4010, 4011], signingSecret: secret),
         APIService(name: "resale", baseURL: baseURL, pageKey: "esf_page", pageSizeKey: "esf_page_size",
                    signatureRejectedCodes: [4010, 4011], signingSecret: secret),
+        APIService(name: "account", baseURL: baseURL, signatureRejectedCodes: [4010, 4011], signingSecret: secret),
     ]),
     transport: transport,
     callbackQueue: appQueue

@@ -101,6 +101,9 @@ public final class HomesAPIServer: @unchecked Sendable {
             case .missing, .mismatch: return .json(["code": 4010, "message": "signature rejected"], status: 401)
             }
         }
+        if method == "account/login" {
+            return login(parameters)
+        }
         guard let service = Service.allCases.first(where: { method == $0.listMethod }) else {
             if method.hasSuffix("/detail"), let service = Service(rawValue: path.dropLast().last ?? "") {
                 return detail(service, parameters)
@@ -142,6 +145,14 @@ public final class HomesAPIServer: @unchecked Sendable {
             return .object(object)
         }
         return .json(["items": .array(encoded), "total": .number(Double(items.count))])
+    }
+
+    /// The demo accounts: any valid username, with the password `homes2026`.
+    private func login(_ parameters: [String: String]) -> HTTPResponse {
+        guard let user = parameters["username"], !user.isEmpty, parameters["password"] == "homes2026" else {
+            return .json(["code": 4001, "message": "wrong username or password"], status: 401)
+        }
+        return .json(["token": .string("token-\(user)"), "user": .string(user)])
     }
 
     private func detail(_ service: Service, _ parameters: [String: String]) -> HTTPResponse {

@@ -1,6 +1,7 @@
 import Favorites
 import Foundation
 import Listings
+import Login
 import Mediator
 import Networking
 
@@ -8,6 +9,8 @@ import Networking
 public final class HomesContext: @unchecked Sendable {
     public let engine: APIEngine
     public let favorites: FavoritesLogic
+    /// The sign-in logic, shared by every screen of the session.
+    public let login: LoginLogic
     public let mediator: Mediator
     public let now: () -> Date
 
@@ -15,6 +18,7 @@ public final class HomesContext: @unchecked Sendable {
     public init(engine: APIEngine, favorites: FavoritesLogic, mediator: Mediator, now: @escaping () -> Date) {
         self.engine = engine
         self.favorites = favorites
+        login = LoginLogic(engine: engine)
         self.mediator = mediator
         self.now = now
     }
@@ -23,6 +27,7 @@ public final class HomesContext: @unchecked Sendable {
     public func registerTargets() {
         mediator.register(target: "listing") { [unowned self] in ListingTarget(context: self) }
         mediator.register(target: "favorites") { [unowned self] in FavoritesTarget(context: self) }
+        mediator.register(target: "account") { [unowned self] in AccountTarget(context: self) }
     }
 }
 
@@ -61,11 +66,29 @@ final class FavoritesTarget: MediatorTarget {
     }
 }
 
+/// The account screens' target: `homes://account/login`.
+final class AccountTarget: MediatorTarget {
+    private unowned let context: HomesContext
+
+    init(context: HomesContext) {
+        self.context = context
+    }
+
+    func registerActions(_ actions: TargetActions) {
+        actions.on("login", allowsRemoteCalls: true) { [context] _ in LoginController(logic: context.login) }
+    }
+}
+
 /// The screens' "category": typed calls, so no screen spells a target or action name.
 extension Mediator {
     /// The detail screen of a listing.
     func listingDetail(kind: String, id: Int) -> CommandOutcome {
         screen(perform(target: "listing", action: "detail", params: ["kind": kind, "id": id]))
+    }
+
+    /// The sign-in screen.
+    func loginForm() -> CommandOutcome {
+        screen(perform(target: "account", action: "login"))
     }
 
     /// The favourites screen.

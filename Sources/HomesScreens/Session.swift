@@ -70,6 +70,31 @@ public final class Session {
             context.engine.reachability.update(isReachable: command == "online")
             write("network is now \(command)\n")
             return true
+        case "login":
+            guard arguments.isEmpty || arguments.count == 2 else {
+                write("error: usage: login, or login USER PASSWORD\n")
+                return true
+            }
+            let outcome = queue.sync { () -> CommandOutcome in
+                let outcome = context.mediator.loginForm()
+                guard case .push(let screen) = outcome else { return outcome }
+                stack.append(screen)
+                if arguments.count == 2, let form = screen as? LoginController {
+                    return form.signIn(user: arguments[0], password: arguments[1])
+                }
+                return .handled
+            }
+            if case .error(let message) = outcome { write("error: \(message)\n") }
+            settleAndShow()
+            return true
+        case "logout":
+            let user: String? = queue.sync {
+                let user = context.login.signedInAs.value
+                context.login.signOut()
+                return user
+            }
+            write(user.map { "signed out \($0)\n" } ?? "error: nobody is signed in\n")
+            return true
         case "go", "favs":
             if command == "go" && arguments.count != 1 {
                 write("error: usage: go URL, like go homes://listing/detail?kind=rent&id=3\n")
@@ -111,6 +136,8 @@ public final class Session {
 
     private func help() -> String {
         let commands = (stack.last?.commands ?? []) + [
+            CommandHelp(usage: "login [USER PASSWORD]", summary: "sign in (the form, or at once)"),
+            CommandHelp(usage: "logout", summary: "sign out"),
             CommandHelp(usage: "favs", summary: "show the favourites"),
             CommandHelp(usage: "go URL", summary: "open a homes:// link"),
             CommandHelp(usage: "offline / online", summary: "simulate losing and regaining the network"),

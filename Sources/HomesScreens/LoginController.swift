@@ -1,0 +1,77 @@
+import Login
+import Signals
+import TextViews
+import ViewModels
+
+/// Coordinates the sign-in form: fields set one command at a time, validation messages
+/// bound to every change, and a submit that cannot run twice or while the form is invalid.
+public final class LoginController: Screen {
+    public let name = "login"
+    public let rootView: any TextView
+    public let changes: Signal<Void>
+    private let logic: LoginLogic
+    private let form = TableView()
+    private let submitLine = LabelView()
+    private let failure = MutableProperty<String?>(nil)
+    private let changed: Signal<Void>.Input
+    private let bag = DisposeBag()
+
+    init(logic: LoginLogic) {
+        self.logic = logic
+        rootView = StackView([form, submitLine])
+        (changes, changed) = Signal<Void>.pipe()
+        form.title = "Sign in"
+        let fields = Property.combineLatest(
+            Property.combineLatest(logic.username, logic.password),
+            Property.combineLatest(logic.usernameProblem, logic.passwordProblem))
+        let state = Property.combineLatest(
+            Property.combineLatest(logic.submit.isEnabled, logic.submit.isExecuting),
+            Property.combineLatest(logic.signedInAs, failure))
+        let viewModel = Property.combineLatest(fields, state).map { fields, state in
+            LoginViewModel(username: fields.0.0, password: fields.0.1, usernameProblem: fields.1.0,
+                           passwordProblem: fields.1.1, canSubmit: state.0.0, isSubmitting: state.0.1,
+                           signedInAs: state.1.0, failure: state.1.1)
+        }
+        viewModel.bind(\.rows, to: form) { form, rows in form.rows = rows }.dispose(in: bag)
+        viewModel.bind(\.status, to: form) { form, status in form.status = status }.dispose(in: bag)
+        viewModel.bind(\.submitLine, to: submitLine) { label, text in label.text = text }.dispose(in: bag)
+        viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
+        logic.submit.errors.observe { [failure] error in failure.value = "\(error)" }.dispose(in: bag)
+        logic.submit.values.observe { [failure] _ in failure.value = nil }.dispose(in: bag)
+        // A changed field makes the last failure stale.
+        Signal.merge(logic.username.signal, logic.password.signal)
+            .observe { [failure] _ in if failure.value != nil { failure.value = nil } }.dispose(in: bag)
+    }
+
+    public var isBusy: Bool { logic.submit.isExecuting.value }
+
+    // MARK: - Commands
+
+    public var commands: [CommandHelp] {
+        [CommandHelp(usage: "user NAME", summary: "set the username"),
+         CommandHelp(usage: "password SECRET", summary: "set the password"),
+         CommandHelp(usage: "submit", summary: "sign in")]
+    }
+
+    public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+        switch command {
+        case "user", "password":
+            guard arguments.count == 1 else { return .error("usage: \(command) \(command == "user" ? "NAME" : "SECRET")") }
+            (command == "user" ? logic.username : logic.password).value = arguments[0]
+            return .handled
+        case "submit":
+            guard arguments.isEmpty else { return .error("usage: submit") }
+            if logic.submit.apply(()) { return .handled }
+            return .error(logic.submit.isExecuting.value ? "already signing in" : "fix the form first")
+        default:
+            return nil
+        }
+    }
+
+    /// Fills the form and submits it: the `login USER PASSWORD` shortcut.
+    func signIn(user: String, password: String) -> CommandOutcome {
+        logic.username.value = user
+        logic.password.value = password
+        return handle("submit", []) ?? .handled
+    }
+}

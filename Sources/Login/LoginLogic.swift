@@ -1,0 +1,111 @@
+import Foundation
+import Networking
+import Signals
+
+/// The sign-in API: `account/login` with `username` and `password`, a POST.
+public struct LoginAPI: APIDefinition {
+    public let serviceName = "account"
+    public let methodName = "account/login"
+    public let httpMethod = HTTPMethod.post
+
+    /// Creates the definition.
+    public init() {}
+
+    public func validateParameters(_ parameters: [String: String]) -> String? {
+        LoginLogic.problem(username: parameters["username"] ?? "") ?? LoginLogic.problem(password: parameters["password"] ?? "")
+    }
+
+    public func validateResponse(_ response: JSONValue) -> String? {
+        response["token"]?.stringValue == nil ? "the account service sent no token" : nil
+    }
+}
+
+/// The sign-in form's business logic: the fields, their rules, and submitting them once.
+public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource, @unchecked Sendable {
+    /// Who signs in.
+    public let username = MutableProperty("")
+    /// Their password.
+    public let password = MutableProperty("")
+    /// What is wrong with the username, if anything (nil while it is empty).
+    public let usernameProblem: Property<String?>
+    /// What is wrong with the password, if anything (nil while it is empty).
+    public let passwordProblem: Property<String?>
+    /// Submits the form: enabled only while both fields are valid, never twice at once.
+    public let submit: Action<Void, String>
+    /// The signed-in user, once signed in.
+    public let signedInAs: Property<String?>
+
+    private let signedIn = MutableProperty<String?>(nil)
+    private let manager: APIManager<LoginAPI>
+    private var finish: ((Result<String, any Error>) -> Void)?
+
+    /// Why a sign-in failed.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Logic signing in through `engine`'s `account` service.
+    public init(engine: APIEngine) {
+        manager = APIManager(LoginAPI(), engine: engine)
+        usernameProblem = username.map { $0.isEmpty ? nil : LoginLogic.problem(username: $0) }
+        passwordProblem = password.map { $0.isEmpty ? nil : LoginLogic.problem(password: $0) }
+        let isValid = Property.combineLatest(username, password).map { name, secret in
+            LoginLogic.problem(username: name) == nil && LoginLogic.problem(password: secret) == nil
+        }
+        signedInAs = Property(signedIn)
+        var start: (@escaping (Result<String, any Error>) -> Void) -> Void = { _ in }
+        submit = Action(enabledIf: isValid) { _, done in start(done) }
+        start = { [unowned self] done in
+            finish = done
+            if !manager.loadData() { complete(.failure(Failure(description: "already signing in"))) }
+        }
+        manager.delegate = self
+        manager.parameterSource = self
+    }
+
+    /// Signs out.
+    public func signOut() {
+        signedIn.value = nil
+    }
+
+    // MARK: - Rules (strong business logic)
+
+    /// 3 to 20 letters, digits or underscores.
+    public static func problem(username: String) -> String? {
+        guard (3...20).contains(username.count) else { return "a username has 3 to 20 characters" }
+        guard username.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            return "a username has only letters, digits and _"
+        }
+        return nil
+    }
+
+    /// At least 8 characters, with a digit.
+    public static func problem(password: String) -> String? {
+        guard password.count >= 8 else { return "a password has at least 8 characters" }
+        guard password.contains(where: \.isNumber) else { return "a password needs a digit" }
+        return nil
+    }
+
+    // MARK: - APIManagerParameterSource
+
+    public func parameters(for manager: any APIManaging) -> [String: String] {
+        ["username": username.value, "password": password.value]
+    }
+
+    // MARK: - APIManagerDelegate
+
+    public func apiManagerDidSucceed(_ manager: any APIManaging) {
+        signedIn.value = username.value
+        complete(.success(username.value))
+    }
+
+    public func apiManagerDidFail(_ manager: any APIManaging) {
+        complete(.failure(Failure(description: manager.lastResult?.message ?? "signing in failed")))
+    }
+
+    private func complete(_ result: Result<String, any Error>) {
+        let done = finish
+        finish = nil
+        done?(result)
+    }
+}
