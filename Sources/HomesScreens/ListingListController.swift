@@ -52,6 +52,7 @@ public final class ListingListController: Screen {
             CommandHelp(usage: "refresh", summary: "reload the first page from the network"),
             CommandHelp(usage: "filter KEY VALUE...", summary: "filter by max_price, min_price, rooms or district"),
             CommandHelp(usage: "filter clear", summary: "remove every filter"),
+            CommandHelp(usage: "map", summary: "show the page last loaded on a map"),
             CommandHelp(usage: "open N", summary: "show listing N"),
             CommandHelp(usage: "fav N", summary: "save listing N in favourites"),
             CommandHelp(usage: "unfav N", summary: "forget listing N"),
@@ -65,6 +66,7 @@ public final class ListingListController: Screen {
         case "refresh": return logic.refresh() ? .handled : .error("already loading")
         case "filter": return filter(arguments)
         case "open", "fav", "unfav": return listing(command, arguments)
+        case "map": return arguments.isEmpty ? .push(ListingMapController(points: logic.mapPoints(), width: 80)) : .error("usage: map")
         default: return nil
         }
     }

@@ -158,6 +158,11 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
         set(problemState, result.message ?? "the listings could not be loaded")
     }
 
+    /// The manager of the kind shown.
+    var currentManager: (any APIManaging)? {
+        managers[kindState.value]
+    }
+
     private func isCurrent(_ manager: any APIManaging) -> Bool {
         managers[kindState.value] === manager
     }

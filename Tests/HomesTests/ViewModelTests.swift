@@ -56,3 +56,19 @@ import ViewModels
         #expect(ListingListViewModel().title == "Listings")
     }
 }
+
+@Suite struct MapViewModelTests {
+    @Test func pointsLandOnTheGridNorthUpWithALegend() {
+        let points = [
+            ListingMapPoint(name: "North-west", latitude: 2, longitude: 0),
+            ListingMapPoint(name: "South-east", latitude: 0, longitude: 4),
+            ListingMapPoint(name: "Also south-east", latitude: 0, longitude: 4),
+        ]
+        let map = MapViewModel(points: points, width: 5, height: 3)
+        #expect(map.grid == ["1····", "·····", "····+"])
+        #expect(map.legend == [["1", "North-west"], ["2", "South-east"], ["3", "Also south-east"]])
+        #expect(MapViewModel(points: [], width: 5, height: 3) == MapViewModel())
+        let single = MapViewModel(points: [points[0]], width: 3, height: 3)
+        #expect(single.grid == ["···", "·1·", "···"])
+    }
+}

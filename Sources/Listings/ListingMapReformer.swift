@@ -1,0 +1,40 @@
+import Networking
+
+/// A listing as a point on the map.
+public struct ListingMapPoint: Equatable, Sendable {
+    /// The listing's name.
+    public let name: String
+    /// Where it is.
+    public let latitude: Double
+    /// Where it is.
+    public let longitude: Double
+}
+
+/// The second view of the same list APIs: the points of a page, for the map. It reads the
+/// same raw data as `ListingListReformer`, with the same per-service keys.
+public struct ListingMapReformer: APIReformer {
+    /// Creates the reformer.
+    public init() {}
+
+    public func reform(_ data: JSONValue, from manager: any APIManaging) -> [ListingMapPoint] {
+        let prefix: String
+        switch manager.definition.methodName {
+        case NewHomeListAPI().methodName: prefix = "xinfang_"
+        case ResaleListAPI().methodName: prefix = "esf_"
+        default: prefix = ""
+        }
+        return (data["items"]?.arrayValue ?? []).compactMap { item in
+            guard let name = item[prefix + "name"]?.stringValue,
+                  let latitude = item[prefix + "lat"]?.doubleValue, latitude.isFinite,
+                  let longitude = item[prefix + "lng"]?.doubleValue, longitude.isFinite else { return nil }
+            return ListingMapPoint(name: name, latitude: latitude, longitude: longitude)
+        }
+    }
+}
+
+extension ListingLogic {
+    /// The points of the page last loaded, through the map reformer.
+    public func mapPoints() -> [ListingMapPoint] {
+        currentManager?.fetchData(with: ListingMapReformer()) ?? []
+    }
+}
