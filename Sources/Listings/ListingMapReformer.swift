@@ -8,6 +8,13 @@ public struct ListingMapPoint: Equatable, Sendable {
     public let latitude: Double
     /// Where it is.
     public let longitude: Double
+
+    /// A point.
+    public init(name: String, latitude: Double, longitude: Double) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+    }
 }
 
 /// The second view of the same list APIs: the points of a page, for the map. It reads the
