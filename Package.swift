@@ -33,13 +33,14 @@ let package = Package(
         .target(name: "Listings", dependencies: ["Networking", "Signals"]),
         .target(name: "Favorites", dependencies: ["Persistence", "Signals"]),
         .target(name: "Login", dependencies: ["Networking", "Signals"]),
+        .target(name: "OperationLogs", dependencies: ["Networking", "Persistence"]),
         .target(name: "ViewModels", dependencies: ["Listings", "Favorites", "Login"]),
         .target(name: "HomesScreens", dependencies: [
             "Signals", "TextViews", "Listings", "Favorites", "Login", "ViewModels", "Mediator", "Networking",
         ]),
         .executableTarget(name: "App", dependencies: [
             "Networking", "HomesAPI", "Listings", "Favorites", "Login", "HomesScreens", "Mediator", "Persistence",
-            "HTTPServer",
+            "HTTPServer", "OperationLogs",
         ]),
         .target(name: "AllocationCounter"),
         .executableTarget(name: "SignalsBenchmark", dependencies: ["Signals", "AllocationCounter"]),
@@ -48,6 +49,7 @@ let package = Package(
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
         .testTarget(name: "HomesTests", dependencies: [
             "App", "HomesAPI", "HomesScreens", "Listings", "Favorites", "Login", "ViewModels", "TextViews", "Networking",
+            "OperationLogs",
             "Signals", "SignalsTesting", "Mediator", "Persistence",
         ], exclude: ["Transcripts"]),
         .testTarget(name: "PersistenceTests",

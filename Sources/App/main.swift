@@ -7,6 +7,7 @@ import HomesScreens
 import Listings
 import Mediator
 import Networking
+import OperationLogs
 import Persistence
 
 // homes: a property-listing browser in the terminal, built on the package's architecture.
@@ -149,17 +150,31 @@ let databasePath = options.databasePath ?? {
 }()
 let database = DatabasePool.shared.database(at: databasePath)
 do {
-    try Migrator(FavoritesDataCenter.migrations).migrate(database)
+    try Migrator(FavoritesDataCenter.migrations + OperationLogDataCenter.migrations).migrate(database)
 } catch {
     FileHandle.standardError.write(Data("homes: favourites are unavailable: \(error)\n".utf8))
 }
 
-let mediator = Mediator(scheme: "homes")
+// Operation logs wait in SQLite and go up in batches of 30; leftovers go at start.
+let operationLogger = OperationLogger(store: OperationLogDataCenter(database: database),
+                                      uploader: OperationLogAPIUploader(engine: engine), clock: now)
+operationLogger.uploadPending()
+
+let patchFile = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
+    .appendingPathComponent(URL(fileURLWithPath: databasePath).lastPathComponent + ".routes.json")
+let mediator = Mediator(scheme: "homes", patchStore: FileRoutePatchStore(url: patchFile))
 let context = appQueue.sync {
     HomesContext(engine: engine, favorites: FavoritesLogic(store: FavoritesDataCenter(database: database)),
                  mediator: mediator, now: now)
 }
 context.registerTargets()
+let routes = RoutePatchLoader(engine: engine, mediator: mediator) { problem in
+    FileHandle.standardError.write(Data("homes: \(problem)\n".utf8))
+}
+appQueue.sync { routes.start() }
+// The patch applies before the first command, so piped sessions stay deterministic.
+let patchDeadline = Date().addingTimeInterval(Double(engine.timeout.components.seconds) + 1)
+while appQueue.sync(execute: { routes.isLoading }), Date() < patchDeadline { Thread.sleep(forTimeInterval: 0.002) }
 let logic = ListingLogic(engine: engine)
 let listings = appQueue.sync { () -> ListingListController in
     let controller = ListingListController(logic: logic, context: context)
@@ -167,7 +182,8 @@ let listings = appQueue.sync { () -> ListingListController in
     return controller
 }
 let session = Session(root: listings, context: context, queue: appQueue, terminal: terminal,
-                      settleLimit: engine.timeout + .milliseconds(options.latency) + .seconds(5)) { text in
+                      settleLimit: engine.timeout + .milliseconds(options.latency) + .seconds(5),
+                      lifecycle: [PageViewLogger(logger: operationLogger)]) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 session.run { readLine() }

@@ -48,11 +48,28 @@ public final class HomesAPIServer: @unchecked Sendable {
     private let clock: @Sendable () -> Date
     private let lock = NSLock()
     private var requestCount = 0
+    private var uploadedEvents = 0
+
+    /// The route patch the app fetches at start.
+    public let routePatch: JSONValue
+
+    /// The default patch: `homes://listing/featured` opens a listing's detail.
+    public static let defaultRoutePatch: JSONValue = ["version": 1, "routes": [
+        ["url": "homes://listing/featured", "target": "listing", "action": "detail"],
+    ]]
+
+    /// How many operation-log events have been uploaded.
+    public var eventsUploaded: Int {
+        lock.lock(); defer { lock.unlock() }
+        return uploadedEvents
+    }
 
     /// Serves `count` listings per service generated from `seed`, last updated within the
     /// day before `updatedBefore`; checks signatures with `secret` when given, against `clock`.
     public init(seed: UInt64 = 7, count: Int = 45, secret: [UInt8]? = nil, updatedBefore: Date = Date(),
+                routePatch: JSONValue = HomesAPIServer.defaultRoutePatch,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.routePatch = routePatch
         var generator = SeededGenerator(seed: seed)
         let districts = ["Xuhui", "Jing'an", "Pudong", "Changning", "Hongkou", "静安", "徐汇"]
         let names = ["Loft", "Studio", "Garden Flat", "Courtyard", "Riverside", "Skyline", "Lane House", "Tower"]
@@ -103,6 +120,13 @@ public final class HomesAPIServer: @unchecked Sendable {
         }
         if method == "account/login" {
             return login(parameters)
+        }
+        if method == "logs/upload" {
+            lock.lock(); uploadedEvents += Int(parameters["count"] ?? "0") ?? 0; lock.unlock()
+            return .json(["accepted": .number(Double(parameters["count"].flatMap { Int($0) } ?? 0))])
+        }
+        if method == "config/routes" {
+            return .json(routePatch)
         }
         guard let service = Service.allCases.first(where: { method == $0.listMethod }) else {
             if method.hasSuffix("/detail"), let service = Service(rawValue: path.dropLast().last ?? "") {

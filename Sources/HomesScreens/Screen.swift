@@ -40,3 +40,17 @@ public protocol Screen: AnyObject {
     /// Handles a command of this screen; nil when it is not one of its commands.
     func handle(_ command: String, _ arguments: [String]) -> CommandOutcome?
 }
+
+/// Sees every screen appear and disappear: how app-wide behaviour (page-view logging) is
+/// added to every controller without a base class.
+public protocol ScreenLifecycleObserver: AnyObject {
+    /// The screen named `name` is now shown.
+    func screenDidAppear(_ name: String)
+    /// The screen named `name` is no longer shown.
+    func screenDidDisappear(_ name: String)
+}
+
+extension ScreenLifecycleObserver {
+    /// Does nothing.
+    public func screenDidDisappear(_ name: String) {}
+}

@@ -17,6 +17,7 @@ public final class Session {
     private let terminal: Terminal
     private let write: (String) -> Void
     private let settleLimit: Duration
+    private let lifecycle: [any ScreenLifecycleObserver]
     private var stack: [any Screen] = []
     private var redraw: Disposable?
     /// True while a command runs (touched on the app queue): redraws wait for it to settle.
@@ -27,8 +28,10 @@ public final class Session {
     /// command's output waits until its work settles, at most `settleLimit` (longer than
     /// any request may take, so piped output stays deterministic).
     public init(root: any Screen, context: HomesContext, queue: DispatchQueue, terminal: Terminal,
-                settleLimit: Duration = .seconds(30), write: @escaping (String) -> Void) {
+                settleLimit: Duration = .seconds(30), lifecycle: [any ScreenLifecycleObserver] = [],
+                write: @escaping (String) -> Void) {
         self.queue = queue
+        self.lifecycle = lifecycle
         self.context = context
         self.terminal = terminal
         self.settleLimit = settleLimit
@@ -44,6 +47,7 @@ public final class Session {
 
     /// Runs until end of input or `quit`.
     public func run(readLine: () -> String?) {
+        queue.sync { if let root = stack.last { appeared(root) } }
         settleAndShow()
         while true {
             if terminal.isInteractive { write("homes> ") }
@@ -78,7 +82,7 @@ public final class Session {
             let outcome = queue.sync { () -> CommandOutcome in
                 let outcome = context.mediator.loginForm()
                 guard case .push(let screen) = outcome else { return outcome }
-                stack.append(screen)
+                push(screen)
                 if arguments.count == 2, let form = screen as? LoginController {
                     return form.signIn(user: arguments[0], password: arguments[1])
                 }
@@ -103,13 +107,13 @@ public final class Session {
             let outcome = queue.sync {
                 command == "go" ? context.mediator.screen(at: arguments[0]) : context.mediator.favoritesList()
             }
-            if case .push(let screen) = outcome { queue.sync { stack.append(screen) } }
+            if case .push(let screen) = outcome { queue.sync { push(screen) } }
             settleAndShow()
             return true
         case "back":
             let popped: Bool = queue.sync {
                 guard stack.count > 1 else { return false }
-                stack.removeLast()
+                pop()
                 return true
             }
             if !popped { write("error: nothing to go back to\n") }
@@ -126,12 +130,30 @@ public final class Session {
         case .error(let message)?:
             write("error: \(message)\n")
         case .push(let screen)?:
-            queue.sync { stack.append(screen) }
+            queue.sync { push(screen) }
         case .handled?:
             break
         }
         settleAndShow()
         return true
+    }
+
+    // MARK: - Navigation (on the app queue)
+
+    private func push(_ screen: any Screen) {
+        if let top = stack.last { lifecycle.forEach { $0.screenDidDisappear(top.name) } }
+        stack.append(screen)
+        appeared(screen)
+    }
+
+    private func pop() {
+        let top = stack.removeLast()
+        lifecycle.forEach { $0.screenDidDisappear(top.name) }
+        if let now = stack.last { appeared(now) }
+    }
+
+    private func appeared(_ screen: any Screen) {
+        lifecycle.forEach { $0.screenDidAppear(screen.name) }
     }
 
     private func help() -> String {

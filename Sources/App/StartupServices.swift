@@ -1,0 +1,64 @@
+import Foundation
+import HomesScreens
+import Mediator
+import Networking
+
+/// Logs a page view for every screen shown, through the session's lifecycle hooks.
+final class PageViewLogger: ScreenLifecycleObserver {
+    private let logger: OperationLogger
+
+    init(logger: OperationLogger) {
+        self.logger = logger
+    }
+
+    func screenDidAppear(_ name: String) {
+        logger.record("page_view", attributes: ["screen": name])
+    }
+}
+
+/// Fetches the route patch from the API at start and applies it; when that fails, the
+/// patch stored by an earlier run applies instead.
+final class RoutePatchLoader: APIManagerDelegate, @unchecked Sendable {
+    struct RoutePatchAPI: APIDefinition {
+        let serviceName = "account"
+        let methodName = "config/routes"
+        func validateResponse(_ response: JSONValue) -> String? {
+            response["routes"]?.arrayValue == nil ? "no routes in the patch" : nil
+        }
+    }
+
+    private let mediator: Mediator
+    private let manager: APIManager<RoutePatchAPI>
+    private let report: (String) -> Void
+
+    init(engine: APIEngine, mediator: Mediator, report: @escaping (String) -> Void) {
+        self.mediator = mediator
+        self.report = report
+        manager = APIManager(RoutePatchAPI(), engine: engine)
+        manager.delegate = self
+    }
+
+    var isLoading: Bool { manager.isLoading }
+
+    func start() {
+        manager.loadData()
+    }
+
+    func apiManagerDidSucceed(_ manager: any APIManaging) {
+        guard let patch = manager.fetchData() else { return restore() }
+        do {
+            try mediator.apply(patch: patch.encoded())
+        } catch {
+            report("the route patch was refused: \(error)")
+            restore()
+        }
+    }
+
+    func apiManagerDidFail(_ manager: any APIManaging) {
+        restore()
+    }
+
+    private func restore() {
+        if let problem = mediator.restoreStoredPatch() { report("the stored route patch was refused: \(problem)") }
+    }
+}

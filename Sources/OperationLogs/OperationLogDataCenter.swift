@@ -1,0 +1,104 @@
+import Foundation
+import Networking
+import Persistence
+
+/// The operation-log store over SQLite: entries survive a restart until uploaded.
+public final class OperationLogDataCenter: OperationLogStore, @unchecked Sendable {
+    struct EntryTable: Table {
+        let database: Database
+        let name = "operation_log"
+        let primaryKey = "sequence"
+        let columns = [Column("sequence", .integer), Column("event", .text, notNull: true),
+                       Column("attributes", .text, notNull: true), Column("timestamp", .real, notNull: true)]
+    }
+
+    private let table: EntryTable
+
+    /// The migrations this data center needs.
+    public static let migrations = [
+        Migration(version: 2, name: "operation log") { try EntryTable(database: $0).prepare() },
+    ]
+
+    /// A store in `database`.
+    public init(database: Database) {
+        table = EntryTable(database: database)
+    }
+
+    public func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry {
+        let encoded = (try? JSONEncoder().encode(attributes)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let sequence = (try? table.insert(["event": .text(event), "attributes": .text(encoded),
+                                           "timestamp": .real(timestamp.timeIntervalSince1970)])) ?? 0
+        return OperationLogEntry(sequence: sequence, event: event, attributes: attributes, timestamp: timestamp)
+    }
+
+    public func oldest(_ limit: Int) -> [OperationLogEntry] {
+        let rows = (try? table.findAll(orderBy: "sequence", limit: limit)) ?? []
+        return rows.compactMap { row in
+            guard let sequence = row["sequence"]?.int64Value, let event = row["event"]?.stringValue else { return nil }
+            let attributes = row["attributes"]?.stringValue
+                .flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+            return OperationLogEntry(sequence: sequence, event: event, attributes: attributes,
+                                     timestamp: Date(timeIntervalSince1970: row["timestamp"]?.doubleValue ?? 0))
+        }
+    }
+
+    public func remove(_ sequences: Set<Int64>) {
+        _ = try? table.delete(where: "sequence IN (\(sequences.map { String($0) }.joined(separator: ",")))")
+    }
+
+    public var count: Int {
+        (try? table.count()) ?? 0
+    }
+}
+
+/// Uploads batches through the `logs/upload` API.
+public final class OperationLogAPIUploader: OperationLogUploader, APIManagerDelegate, APIManagerParameterSource,
+    @unchecked Sendable {
+    struct UploadAPI: APIDefinition {
+        let serviceName = "account"
+        let methodName = "logs/upload"
+        let httpMethod = HTTPMethod.post
+        let requestStrategy = RequestStrategy.ignoreNewWhileLoading
+        func validateResponse(_ response: JSONValue) -> String? {
+            response["accepted"]?.intValue == nil ? "the log service did not confirm" : nil
+        }
+    }
+
+    private let manager: APIManager<UploadAPI>
+    private let lock = NSLock()
+    private var batch: [OperationLogEntry] = []
+    private var completion: (@Sendable (Bool) -> Void)?
+
+    /// An uploader through `engine`.
+    public init(engine: APIEngine) {
+        manager = APIManager(UploadAPI(), engine: engine)
+        manager.delegate = self
+        manager.parameterSource = self
+    }
+
+    public func upload(_ batch: [OperationLogEntry], completion: @escaping @Sendable (Bool) -> Void) {
+        lock.lock()
+        self.batch = batch
+        self.completion = completion
+        lock.unlock()
+        if !manager.loadData() { finish(false) }
+    }
+
+    public func parameters(for manager: any APIManaging) -> [String: String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let events = batch.map { "\($0.sequence):\($0.event):\($0.attributes["screen"] ?? "")" }
+        return ["count": String(batch.count), "events": events.joined(separator: ",")]
+    }
+
+    public func apiManagerDidSucceed(_ manager: any APIManaging) { finish(true) }
+    public func apiManagerDidFail(_ manager: any APIManaging) { finish(false) }
+
+    private func finish(_ succeeded: Bool) {
+        lock.lock()
+        let done = completion
+        completion = nil
+        lock.unlock()
+        done?(succeeded)
+    }
+}
