@@ -34,9 +34,10 @@ let package = Package(
         .target(name: "Favorites", dependencies: ["Persistence", "Signals"]),
         .target(name: "Login", dependencies: ["Networking", "Signals"]),
         .target(name: "OperationLogs", dependencies: ["Networking", "Persistence"]),
+        .target(name: "Inquiry", dependencies: ["Networking", "Signals"]),
         .target(name: "ViewModels", dependencies: ["Listings", "Favorites", "Login"]),
         .target(name: "HomesScreens", dependencies: [
-            "Signals", "TextViews", "Listings", "Favorites", "Login", "ViewModels", "Mediator", "Networking",
+            "Signals", "TextViews", "Listings", "Favorites", "Login", "Inquiry", "ViewModels", "Mediator", "Networking",
         ]),
         .executableTarget(name: "App", dependencies: [
             "Networking", "HomesAPI", "Listings", "Favorites", "Login", "HomesScreens", "Mediator", "Persistence",
@@ -49,7 +50,7 @@ let package = Package(
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
         .testTarget(name: "HomesTests", dependencies: [
             "App", "HomesAPI", "HomesScreens", "Listings", "Favorites", "Login", "ViewModels", "TextViews", "Networking",
-            "OperationLogs",
+            "OperationLogs", "Inquiry",
             "Signals", "SignalsTesting", "Mediator", "Persistence",
         ], exclude: ["Transcripts"]),
         .testTarget(name: "PersistenceTests",

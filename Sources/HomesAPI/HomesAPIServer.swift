@@ -128,6 +128,9 @@ public final class HomesAPIServer: @unchecked Sendable {
         if method == "config/routes" {
             return .json(routePatch)
         }
+        if method.hasPrefix("inquiry/") {
+            return inquiry(method, parameters)
+        }
         guard let service = Service.allCases.first(where: { method == $0.listMethod }) else {
             if method.hasSuffix("/detail"), let service = Service(rawValue: path.dropLast().last ?? "") {
                 return detail(service, parameters)
@@ -169,6 +172,36 @@ public final class HomesAPIServer: @unchecked Sendable {
             return .object(object)
         }
         return .json(["items": .array(encoded), "total": .number(Double(items.count))])
+    }
+
+    private var slots: [String: Bool] = [:]
+    private var inquiries = 0
+
+    /// Inquiries: an upload slot, a photo upload to it, and the message itself.
+    private func inquiry(_ method: String, _ parameters: [String: String]) -> HTTPResponse {
+        lock.lock()
+        defer { lock.unlock() }
+        switch method {
+        case "inquiry/upload-slot":
+            let slot = "slot-\(slots.count + 1)"
+            slots[slot] = false
+            return .json(["slot": .string(slot)])
+        case "inquiry/upload":
+            guard let slot = parameters["slot"], slots[slot] == false,
+                  let photo = parameters["photo"], let bytes = Data(base64Encoded: photo), !bytes.isEmpty else {
+                return .json(["message": "bad upload"], status: 400)
+            }
+            slots[slot] = true
+            return .json(["url": .string("https://photos.homes.example/\(slot).jpg")])
+        case "inquiry/send":
+            guard let text = parameters["text"], !text.isEmpty, parameters["id"] != nil else {
+                return .json(["message": "an inquiry needs a listing and a text"], status: 400)
+            }
+            inquiries += 1
+            return .json(["reference": .string("Q-\(1000 + inquiries)")])
+        default:
+            return .json(["message": .string("no API \(method)")], status: 404)
+        }
     }
 
     /// The demo accounts: any valid username, with the password `homes2026`.

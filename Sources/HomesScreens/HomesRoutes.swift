@@ -1,5 +1,6 @@
 import Favorites
 import Foundation
+import Inquiry
 import Listings
 import Login
 import Mediator
@@ -11,6 +12,8 @@ public final class HomesContext: @unchecked Sendable {
     public let favorites: FavoritesLogic
     /// The sign-in logic, shared by every screen of the session.
     public let login: LoginLogic
+    /// Sends inquiries to agents.
+    public let inquiries: InquirySender
     public let mediator: Mediator
     public let now: () -> Date
 
@@ -19,6 +22,7 @@ public final class HomesContext: @unchecked Sendable {
         self.engine = engine
         self.favorites = favorites
         login = LoginLogic(engine: engine)
+        inquiries = InquirySender(engine: engine)
         self.mediator = mediator
         self.now = now
     }
@@ -46,7 +50,8 @@ final class ListingTarget: MediatorTarget {
             }
             guard let id = params.int("id"), id > 0 else { throw MediatorError.badParameters("id must be a positive number") }
             return ListingDetailController(logic: ListingDetailLogic(kind: kind, id: id, engine: context.engine),
-                                           favorites: context.favorites, now: context.now)
+                                           favorites: context.favorites, inquiry: InquiryLogic(sender: context.inquiries),
+                                           now: context.now)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Favorites
 import Foundation
+import Inquiry
 import Listings
 import Signals
 import TextViews
@@ -12,18 +13,21 @@ public final class ListingDetailController: Screen {
     public let changes: Signal<Void>
     private let logic: ListingDetailLogic
     private let favorites: FavoritesLogic
+    private let inquiry: InquiryLogic
     private let now: () -> Date
     private let title = LabelView()
     private let facts = TableView()
     private let mark = LabelView()
+    private let inquiryStatus = LabelView()
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
 
-    init(logic: ListingDetailLogic, favorites: FavoritesLogic, now: @escaping () -> Date) {
+    init(logic: ListingDetailLogic, favorites: FavoritesLogic, inquiry: InquiryLogic, now: @escaping () -> Date) {
         self.logic = logic
         self.favorites = favorites
+        self.inquiry = inquiry
         self.now = now
-        rootView = StackView([facts, mark])
+        rootView = StackView([facts, mark, inquiryStatus])
         (changes, changed) = Signal<Void>.pipe()
         facts.emptyText = ""
         let isSaved = favorites.isSaved(kind: logic.kind.rawValue, listingID: logic.id)
@@ -37,16 +41,19 @@ public final class ListingDetailController: Screen {
         viewModel.bind(\.status, to: facts) { view, status in view.status = status }.dispose(in: bag)
         viewModel.bind(\.favoriteMark, to: mark) { view, text in view.text = text }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
+        inquiry.status.bind(to: inquiryStatus) { view, status in view.text = status ?? "" }.dispose(in: bag)
+        inquiry.status.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
         logic.load()
     }
 
-    public var isBusy: Bool { logic.isLoading.value }
+    public var isBusy: Bool { logic.isLoading.value || inquiry.isSending.value }
 
     // MARK: - Commands
 
     public var commands: [CommandHelp] {
         [CommandHelp(usage: "fav", summary: "save this listing"), CommandHelp(usage: "unfav", summary: "forget it"),
-         CommandHelp(usage: "refresh", summary: "reload it")]
+         CommandHelp(usage: "refresh", summary: "reload it"),
+         CommandHelp(usage: "ask TEXT [--photo FILE]", summary: "ask the agent, with a photo if you like")]
     }
 
     public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
@@ -54,6 +61,8 @@ public final class ListingDetailController: Screen {
         case "refresh":
             logic.reload()
             return .handled
+        case "ask":
+            return ask(arguments)
         case "fav", "unfav":
             guard arguments.isEmpty else { return .error("usage: \(command)") }
             guard let detail = logic.detail.value else { return .error("the listing has not loaded") }
@@ -64,5 +73,19 @@ public final class ListingDetailController: Screen {
         default:
             return nil
         }
+    }
+
+    // MARK: - Event responses
+
+    private func ask(_ arguments: [String]) -> CommandOutcome {
+        var words = arguments
+        var photo: String?
+        if let flag = words.firstIndex(of: "--photo") {
+            guard flag + 1 < words.count else { return .error("usage: ask TEXT [--photo FILE]") }
+            photo = words[flag + 1]
+            words.removeSubrange(flag...(flag + 1))
+        }
+        return inquiry.ask(kind: logic.kind.rawValue, listingID: logic.id, text: words.joined(separator: " "),
+                           photoPath: photo).map(CommandOutcome.error) ?? .handled
     }
 }
