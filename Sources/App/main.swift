@@ -186,4 +186,8 @@ let session = Session(root: listings, context: context, queue: appQueue, termina
                       lifecycle: [PageViewLogger(logger: operationLogger)]) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }
-session.run { readLine() }
+if terminal.isInteractive {
+    session.runInteractively()
+} else {
+    session.run { readLine() }
+}

@@ -37,9 +37,12 @@ public final class Session {
         self.settleLimit = settleLimit
         let output = self.output
         // One writer: the REPL and redraws on the app queue never interleave their text.
+        let colors = terminal.usesColor
         self.write = { text in
+            // Error lines in red on a colour terminal; never with NO_COLOR or in a pipe.
+            let shown = colors && text.hasPrefix("error: ") ? "\u{1B}[31m" + text.dropLast() + "\u{1B}[0m\n" : text
             output.lock()
-            write(text)
+            write(shown)
             output.unlock()
         }
         stack = [root]
@@ -50,10 +53,15 @@ public final class Session {
         queue.sync { if let root = stack.last { appeared(root) } }
         settleAndShow()
         while true {
-            if terminal.isInteractive { write("homes> ") }
             guard let line = readLine() else { break }
             guard execute(line) else { break }
         }
+    }
+
+    /// Runs on a terminal: the line editor shows the prompt and keeps the history.
+    public func runInteractively() {
+        let editor = LineEditor(write: write)
+        run { editor.readLine(prompt: "homes> ") }
     }
 
     /// Runs one command line; false when the session should end.

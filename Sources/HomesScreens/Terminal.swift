@@ -9,11 +9,14 @@ public struct Terminal: Sendable {
     public let isInteractive: Bool
     /// The width to render to: the terminal's, `$COLUMNS`, or 80.
     public let width: Int
+    /// Whether to colour output: on a terminal, unless `NO_COLOR` is set (no-color.org).
+    public let usesColor: Bool
 
     /// A terminal description, for tests.
-    public init(isInteractive: Bool, width: Int) {
+    public init(isInteractive: Bool, width: Int, usesColor: Bool = false) {
         self.isInteractive = isInteractive
         self.width = width
+        self.usesColor = usesColor
     }
 
     /// The terminal this process talks to.
@@ -26,6 +29,8 @@ public struct Terminal: Sendable {
             var size = winsize()
             if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { width = Int(size.ws_col) }
         }
-        return Terminal(isInteractive: interactive, width: min(width, 200))
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        return Terminal(isInteractive: interactive, width: min(width, 200),
+                        usesColor: interactive && isatty(STDOUT_FILENO) == 1 && !noColor)
     }
 }

@@ -1,0 +1,182 @@
+import Foundation
+import TextViews
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one key press asks of the line being edited.
+public enum EditKey: Equatable, Sendable {
+    case character(Character)
+    case backspace, delete, left, right, home, end, up, down
+    case enter, interrupt, endOfInput
+}
+
+/// The line being typed and the history: the editing rules without any terminal, so they
+/// can be tested. Display widths keep the cursor right for CJK and emoji.
+public struct LineBuffer: Sendable {
+    /// The text typed so far.
+    public private(set) var text: [Character] = []
+    /// Where the cursor is, as an index into `text`.
+    public private(set) var cursor = 0
+    private var history: [String]
+    private var historyIndex: Int
+    private var draft: [Character] = []
+
+    /// An empty line with `history`, oldest first.
+    public init(history: [String] = []) {
+        self.history = history
+        historyIndex = history.count
+    }
+
+    /// What finished the line, if `key` did.
+    public enum Outcome: Equatable, Sendable {
+        case editing
+        case submitted(String)
+        case cancelled
+        case ended
+    }
+
+    /// Applies `key`.
+    public mutating func apply(_ key: EditKey) -> Outcome {
+        switch key {
+        case .character(let character):
+            text.insert(character, at: cursor)
+            cursor += 1
+        case .backspace:
+            if cursor > 0 {
+                text.remove(at: cursor - 1)
+                cursor -= 1
+            }
+        case .delete:
+            if cursor < text.count { text.remove(at: cursor) }
+        case .left: cursor = max(0, cursor - 1)
+        case .right: cursor = min(text.count, cursor + 1)
+        case .home: cursor = 0
+        case .end: cursor = text.count
+        case .up:
+            guard historyIndex > 0 else { break }
+            if historyIndex == history.count { draft = text }
+            historyIndex -= 1
+            text = Array(history[historyIndex])
+            cursor = text.count
+        case .down:
+            guard historyIndex < history.count else { break }
+            historyIndex += 1
+            text = historyIndex == history.count ? draft : Array(history[historyIndex])
+            cursor = text.count
+        case .enter:
+            let line = String(text)
+            if !line.trimmingCharacters(in: .whitespaces).isEmpty && history.last != line { history.append(line) }
+            reset()
+            return .submitted(line)
+        case .interrupt:
+            reset()
+            return .cancelled
+        case .endOfInput:
+            if text.isEmpty { return .ended }
+        }
+        return .editing
+    }
+
+    /// The history, oldest first.
+    public var entries: [String] { history }
+
+    private mutating func reset() {
+        text = []
+        cursor = 0
+        draft = []
+        historyIndex = history.count
+    }
+}
+
+/// Reads lines from a terminal with editing and history (arrows, Home/End, Ctrl-A/E,
+/// Backspace/Delete, Ctrl-C, Ctrl-D), written here instead of linking a GPL library.
+public final class LineEditor {
+    private var buffer = LineBuffer()
+    private let input = FileHandle.standardInput
+    private let write: (String) -> Void
+
+    /// An editor writing its echo with `write`.
+    public init(write: @escaping (String) -> Void) {
+        self.write = write
+    }
+
+    /// Reads one line after showing `prompt`; nil at end of input.
+    public func readLine(prompt: String) -> String? {
+        var original = termios()
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return Swift.readLine() }
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        defer { tcsetattr(STDIN_FILENO, TCSANOW, &original) }
+        redraw(prompt)
+        var pending: [UInt8] = []
+        while true {
+            var byte: UInt8 = 0
+            guard read(STDIN_FILENO, &byte, 1) == 1 else { return nil }
+            pending.append(byte)
+            guard let key = Self.decode(&pending) else { continue }
+            switch buffer.apply(key) {
+            case .editing:
+                redraw(prompt)
+            case .submitted(let line):
+                write("\n")
+                return line
+            case .cancelled:
+                write("^C\n")
+                return ""
+            case .ended:
+                write("\n")
+                return nil
+            }
+        }
+    }
+
+    private func redraw(_ prompt: String) {
+        let text = String(buffer.text)
+        let after = String(buffer.text[buffer.cursor...])
+        let back = after.reduce(0) { $0 + DisplayText.width(of: $1) }
+        write("\r\u{1B}[K" + prompt + text + (back > 0 ? "\u{1B}[\(back)D" : ""))
+    }
+
+    /// Turns the bytes read so far into a key, or nil while a sequence is incomplete (or
+    /// after dropping one it does not know).
+    static func decode(_ bytes: inout [UInt8]) -> EditKey? {
+        guard let first = bytes.first else { return nil }
+        func take(_ count: Int, _ key: EditKey?) -> EditKey? {
+            bytes.removeFirst(min(count, bytes.count))
+            return key
+        }
+        switch first {
+        case 0x0D, 0x0A: return take(1, .enter)
+        case 0x7F, 0x08: return take(1, .backspace)
+        case 0x01: return take(1, .home)
+        case 0x05: return take(1, .end)
+        case 0x03: return take(1, .interrupt)
+        case 0x04: return take(1, .endOfInput)
+        case 0x1B:
+            guard bytes.count >= 3 else { return nil }
+            guard bytes[1] == UInt8(ascii: "[") else { return take(bytes.count, nil) }
+            switch bytes[2] {
+            case UInt8(ascii: "A"): return take(3, .up)
+            case UInt8(ascii: "B"): return take(3, .down)
+            case UInt8(ascii: "C"): return take(3, .right)
+            case UInt8(ascii: "D"): return take(3, .left)
+            case UInt8(ascii: "H"): return take(3, .home)
+            case UInt8(ascii: "F"): return take(3, .end)
+            case UInt8(ascii: "3"):
+                guard bytes.count >= 4 else { return nil }
+                return take(4, .delete)
+            default: return take(3, nil)
+            }
+        case 0x00..<0x20:
+            return take(1, nil)
+        default:
+            // A UTF-8 character: wait for all its bytes.
+            let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+            guard bytes.count >= length else { return nil }
+            let text = String(decoding: bytes.prefix(length), as: UTF8.self)
+            return take(length, text.first.map(EditKey.character))
+        }
+    }
+}
