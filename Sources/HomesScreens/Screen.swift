@@ -21,8 +21,12 @@ public enum CommandOutcome {
     case handled
     /// The command was not understood or was malformed: print this one line.
     case error(String)
-    /// Replace the screen stack's top with a new screen.
+    /// Show a new screen on top.
     case push(any Screen)
+    /// Print the error, then show a new screen on top.
+    case pushAfterError(any Screen, String)
+    /// Print this line; the screen is not drawn again.
+    case note(String)
 }
 
 /// A screen of the REPL: a controller's root view and the commands it takes.

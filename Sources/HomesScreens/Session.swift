@@ -78,46 +78,6 @@ public final class Session {
         case "help":
             write(queue.sync { help() })
             return true
-        case "offline", "online":
-            context.engine.reachability.update(isReachable: command == "online")
-            write("network is now \(command)\n")
-            return true
-        case "login":
-            guard arguments.isEmpty || arguments.count == 2 else {
-                write("error: usage: login, or login USER PASSWORD\n")
-                return true
-            }
-            let outcome = queue.sync { () -> CommandOutcome in
-                let outcome = context.mediator.loginForm()
-                guard case .push(let screen) = outcome else { return outcome }
-                push(screen)
-                if arguments.count == 2, let form = screen as? LoginController {
-                    return form.signIn(user: arguments[0], password: arguments[1])
-                }
-                return .handled
-            }
-            if case .error(let message) = outcome { write("error: \(message)\n") }
-            settleAndShow()
-            return true
-        case "logout":
-            let user: String? = queue.sync {
-                let user = context.login.signedInAs.value
-                context.login.signOut()
-                return user
-            }
-            write(user.map { "signed out \($0)\n" } ?? "error: nobody is signed in\n")
-            return true
-        case "go", "favs":
-            if command == "go" && arguments.count != 1 {
-                write("error: usage: go URL, like go homes://listing/detail?kind=rent&id=3\n")
-                return true
-            }
-            let outcome = queue.sync {
-                command == "go" ? context.mediator.screen(at: arguments[0]) : context.mediator.favoritesList()
-            }
-            if case .push(let screen) = outcome { queue.sync { push(screen) } }
-            settleAndShow()
-            return true
         case "back":
             let popped: Bool = queue.sync {
                 guard stack.count > 1 else { return false }
@@ -130,7 +90,9 @@ public final class Session {
         default:
             break
         }
-        let outcome: CommandOutcome? = queue.sync { stack.last?.handle(command, arguments) }
+        let outcome: CommandOutcome? = queue.sync {
+            AppCommands(context: context).handle(command, arguments) ?? stack.last?.handle(command, arguments)
+        }
         switch outcome {
         case nil:
             write("error: unknown command \(command); type help for the commands of this screen\n")
@@ -139,6 +101,12 @@ public final class Session {
             write("error: \(message)\n")
         case .push(let screen)?:
             queue.sync { push(screen) }
+        case .pushAfterError(let screen, let message)?:
+            write("error: \(message)\n")
+            queue.sync { push(screen) }
+        case .note(let message)?:
+            write(message + "\n")
+            return true
         case .handled?:
             break
         }
@@ -165,12 +133,7 @@ public final class Session {
     }
 
     private func help() -> String {
-        let commands = (stack.last?.commands ?? []) + [
-            CommandHelp(usage: "login [USER PASSWORD]", summary: "sign in (the form, or at once)"),
-            CommandHelp(usage: "logout", summary: "sign out"),
-            CommandHelp(usage: "favs", summary: "show the favourites"),
-            CommandHelp(usage: "go URL", summary: "open a homes:// link"),
-            CommandHelp(usage: "offline / online", summary: "simulate losing and regaining the network"),
+        let commands = (stack.last?.commands ?? []) + AppCommands.help + [
             CommandHelp(usage: "back", summary: "return to the previous screen"),
             CommandHelp(usage: "help", summary: "list these commands"),
             CommandHelp(usage: "quit", summary: "leave homes"),

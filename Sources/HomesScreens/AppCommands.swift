@@ -1,0 +1,48 @@
+/// The commands every screen shares: sign in and out, favourites, links, the network.
+/// Each answers with what the session should do; screens never see them.
+struct AppCommands {
+    let context: HomesContext
+
+    static let help = [
+        CommandHelp(usage: "login [USER PASSWORD]", summary: "sign in (the form, or at once)"),
+        CommandHelp(usage: "logout", summary: "sign out"),
+        CommandHelp(usage: "favs", summary: "show the favourites"),
+        CommandHelp(usage: "go URL", summary: "open a homes:// link"),
+        CommandHelp(usage: "offline / online", summary: "simulate losing and regaining the network"),
+    ]
+
+    /// What to do for `command`, or nil when it is not one of these.
+    func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+        switch command {
+        case "offline", "online":
+            guard arguments.isEmpty else { return .error("usage: \(command)") }
+            context.engine.reachability.update(isReachable: command == "online")
+            return .note("network is now \(command)")
+        case "login":
+            return login(arguments)
+        case "logout":
+            guard let user = context.login.signedInAs.value else { return .error("nobody is signed in") }
+            context.login.signOut()
+            return .note("signed out \(user)")
+        case "go":
+            guard arguments.count == 1 else { return .error("usage: go URL, like go homes://listing/detail?kind=rent&id=3") }
+            return context.mediator.screen(at: arguments[0])
+        case "favs":
+            return arguments.isEmpty ? context.mediator.favoritesList() : .error("usage: favs")
+        default:
+            return nil
+        }
+    }
+
+    private func login(_ arguments: [String]) -> CommandOutcome {
+        guard arguments.isEmpty || arguments.count == 2 else { return .error("usage: login, or login USER PASSWORD") }
+        let outcome = context.mediator.loginForm()
+        guard arguments.count == 2, case .push(let screen) = outcome, let form = screen as? LoginController else {
+            return outcome
+        }
+        if case .error(let message) = form.signIn(user: arguments[0], password: arguments[1]) {
+            return .pushAfterError(form, message)
+        }
+        return outcome
+    }
+}
