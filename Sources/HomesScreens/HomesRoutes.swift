@@ -87,22 +87,22 @@ final class AccountTarget: MediatorTarget {
 /// The screens' "category": typed calls, so no screen spells a target or action name.
 extension Mediator {
     /// The detail screen of a listing.
-    func listingDetail(kind: String, id: Int) -> CommandOutcome {
+    public func listingDetail(kind: String, id: Int) -> CommandOutcome {
         screen(perform(target: "listing", action: "detail", params: ["kind": kind, "id": id]))
     }
 
     /// The sign-in screen.
-    func loginForm() -> CommandOutcome {
+    public func loginForm() -> CommandOutcome {
         screen(perform(target: "account", action: "login"))
     }
 
     /// The favourites screen.
-    func favoritesList() -> CommandOutcome {
+    public func favoritesList() -> CommandOutcome {
         screen(perform(target: "favorites", action: "list"))
     }
 
     /// The screen a URL names, or a notice.
-    func screen(at url: String) -> CommandOutcome {
+    public func screen(at url: String) -> CommandOutcome {
         screen(open(url: url))
     }
 

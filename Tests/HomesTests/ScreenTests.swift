@@ -1,0 +1,135 @@
+import Favorites
+import Foundation
+import HomesScreens
+import Listings
+import Login
+import Mediator
+import Networking
+import Persistence
+import Signals
+import SignalsTesting
+import Testing
+import ViewModels
+
+/// Controllers without the REPL: send intents, assert what their views show.
+@Suite struct ScreenTests {
+    let now = Date(timeIntervalSince1970: 1_763_700_000)
+
+    func setUp() -> (HomesHarness, HomesContext) {
+        let harness = HomesHarness()
+        harness.engine.services.register(APIService(name: "account", baseURL: URL(string: "http://embedded.test/api")!,
+                                                    signingSecret: HomesHarness.secret))
+        return (harness, ListingListControllerTests().context(harness))
+    }
+
+    func screen(_ outcome: CommandOutcome) -> (any Screen)? {
+        if case .push(let screen) = outcome { return screen }
+        return nil
+    }
+
+    @Test func detailShowsTheListingAndTogglesTheFavourite() throws {
+        let (harness, context) = setUp()
+        let detail = try #require(harness.run { screen(context.mediator.screen(at: "homes://listing/detail?kind=rent&id=2")) })
+        harness.queue.sync {}
+        var lines = harness.run { detail.rootView.render(width: 60) }
+        #expect(lines.first == "Courtyard 2")
+        #expect(lines.contains("fav to save it"))
+        _ = harness.run { detail.handle("fav", []) }
+        lines = harness.run { detail.rootView.render(width: 60) }
+        #expect(lines.first == "Courtyard 2 ★")
+        #expect(context.favorites.favorites.value.map(\.listingID) == [2])
+        _ = harness.run { detail.handle("unfav", []) }
+        #expect(context.favorites.favorites.value.isEmpty)
+        #expect(errorText(harness.run { detail.handle("fav", ["now"]) }) == "usage: fav")
+    }
+
+    @Test func favouritesListOpensAndForgets() throws {
+        let (harness, context) = setUp()
+        #expect(harness.run { context.favorites.save(kind: "rent", listingID: 3, name: "Skyline 3", price: 18_000, now: now) } == nil)
+        let list = try #require(harness.run { screen(context.mediator.favoritesList()) })
+        var lines = harness.run { list.rootView.render(width: 60) }
+        #expect(lines.contains { $0.contains("Skyline 3") })
+        let opened = harness.run { list.handle("open", ["1"]) }
+        #expect(opened.flatMap(screen)?.name == "detail")
+        #expect(errorText(harness.run { list.handle("open", ["2"]) }) == "usage: open N, with N from 1 to 1")
+        _ = harness.run { list.handle("unfav", ["1"]) }
+        lines = harness.run { list.rootView.render(width: 60) }
+        #expect(lines.contains("Nothing saved."))
+    }
+
+    @Test func loginFormShowsMessagesAndSignsIn() throws {
+        let (harness, context) = setUp()
+        let form = try #require(harness.run { screen(context.mediator.loginForm()) })
+        _ = harness.run { form.handle("user", ["ab"]) }
+        var lines = harness.run { form.rootView.render(width: 70) }
+        #expect(lines.contains { $0.contains("! a username has 3 to 20 characters") })
+        #expect(errorText(harness.run { form.handle("submit", []) }) == "fix the form first")
+        _ = harness.run { form.handle("user", ["mei"]) }
+        _ = harness.run { form.handle("password", ["homes2026"]) }
+        _ = harness.run { form.handle("submit", []) }
+        lines = harness.run { form.rootView.render(width: 70) }
+        #expect(lines.contains("signed in as mei"))
+        #expect(context.login.signedInAs.value == "mei")
+    }
+
+    @Test func mapAndNoticeScreens() throws {
+        let (harness, context) = setUp()
+        let logic = ListingLogic(engine: harness.engine)
+        let list = harness.run { ListingListController(logic: logic, context: context) }
+        harness.run { logic.show(.resale) }
+        let map = try #require(harness.run { list.handle("map", []) }.flatMap(screen))
+        let lines = map.rootView.render(width: 80)
+        #expect(lines.filter { $0.hasPrefix("1  ") || $0.hasPrefix("8  ") }.count == 2)
+        #expect(lines.filter { $0.contains("·") }.count == 12)
+        let notice = try #require(screen(context.mediator.screen(at: "homes://nowhere/x")))
+        #expect(notice.rootView.render(width: 40).joined().contains("There is no nowhere here."))
+    }
+
+    private func errorText(_ outcome: CommandOutcome?) -> String? {
+        if case .error(let text)? = outcome { return text }
+        return nil
+    }
+}
+
+@Suite struct FavoritesLogicTests {
+    @Test func favouritesFollowTheStoredRowsWhoeverChangesThem() throws {
+        let database = DatabasePool().database(at: NSTemporaryDirectory() + "favs-\(UUID().uuidString).sqlite")
+        try Migrator(FavoritesDataCenter.migrations).migrate(database)
+        let logic = FavoritesLogic(store: FavoritesDataCenter(database: database))
+        let names = logic.favorites.map { $0.map(\.name) }.record()
+        let saved = logic.isSaved(kind: "rent", listingID: 1).record()
+        let now = Date(timeIntervalSince1970: 1_000)
+        #expect(logic.save(kind: "rent", listingID: 1, name: "Loft", price: 1, now: now) == nil)
+        #expect(logic.save(kind: "new", listingID: 2, name: "Villa", price: 2, now: now.addingTimeInterval(1)) == nil)
+        try FavoritesDataCenter(database: database).remove(kind: "rent", listingID: 1)
+        names.assertValues([[], ["Loft"], ["Villa", "Loft"], ["Villa"]])
+        saved.assertValues([false, true, false])
+    }
+}
+
+@Suite struct ViewModelDetailTests {
+    let now = Date(timeIntervalSince1970: 10_000)
+
+    @Test func detailFavouritesAndLoginViewModels() {
+        let detail = ListingDetail(kind: .rent, id: 1, name: "Loft", title: "a loft", price: 3_000, area: 40, rooms: 1,
+                                   district: "静安", updatedAt: now.addingTimeInterval(-90))
+        let shown = ListingDetailViewModel(detail: detail, isLoading: false, problem: nil, isFavorite: true, now: now)
+        #expect(shown.title == "Loft ★")
+        #expect(shown.facts.first == ["About", "a loft"])
+        #expect(shown.facts.last == ["Updated", "1 min ago"])
+        #expect(ListingDetailViewModel(detail: nil, isLoading: true, problem: nil, isFavorite: false, now: now).status == "loading…")
+
+        let favorites = FavoritesViewModel(favorites: [Favorite(kind: "new", listingID: 2, name: "Villa", price: 4_350_000,
+                                                                savedAt: now.addingTimeInterval(-7_200))], now: now)
+        #expect(favorites.rows == [["1", "Villa", "new home", "¥4.35M", "2 h ago"]])
+        #expect(FavoritesViewModel().footer.hasPrefix("no favourites yet"))
+
+        let login = LoginViewModel(username: "mei", password: "secret", usernameProblem: nil,
+                                   passwordProblem: "a password needs a digit", canSubmit: false, isSubmitting: false,
+                                   signedInAs: nil, failure: nil)
+        #expect(login.rows[1] == ["Password", "••••••", "! a password needs a digit"])
+        #expect(login.submitLine == "fix the form to sign in")
+        #expect(LoginViewModel(username: "", password: "", usernameProblem: nil, passwordProblem: nil, canSubmit: true,
+                               isSubmitting: true, signedInAs: "mei", failure: nil).status == "signed in as mei")
+    }
+}
