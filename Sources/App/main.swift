@@ -182,7 +182,8 @@ let listings = appQueue.sync { () -> ListingListController in
     return controller
 }
 let session = Session(root: listings, context: context, queue: appQueue, terminal: terminal,
-                      settleLimit: engine.timeout + .milliseconds(options.latency) + .seconds(5),
+                      // A photo inquiry makes three calls in a row.
+                      settleLimit: (engine.timeout + .milliseconds(options.latency)) * 3 + .seconds(5),
                       lifecycle: [PageViewLogger(logger: operationLogger)]) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }

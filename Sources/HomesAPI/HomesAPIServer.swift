@@ -122,8 +122,11 @@ public final class HomesAPIServer: @unchecked Sendable {
             return login(parameters)
         }
         if method == "logs/upload" {
-            lock.lock(); uploadedEvents += Int(parameters["count"] ?? "0") ?? 0; lock.unlock()
-            return .json(["accepted": .number(Double(parameters["count"].flatMap { Int($0) } ?? 0))])
+            guard let count = parameters["count"].flatMap({ Int($0) }), (1...1_000).contains(count) else {
+                return .json(["message": "a batch holds 1 to 1000 events"], status: 400)
+            }
+            lock.lock(); uploadedEvents += count; lock.unlock()
+            return .json(["accepted": .number(Double(count))])
         }
         if method == "config/routes" {
             return .json(routePatch)

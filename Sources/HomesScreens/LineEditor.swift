@@ -105,6 +105,7 @@ public final class LineEditor {
     public func readLine(prompt: String) -> String? {
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else { return Swift.readLine() }
+        TerminalRestorer.save(original)
         var raw = original
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
@@ -155,20 +156,26 @@ public final class LineEditor {
         case 0x03: return take(1, .interrupt)
         case 0x04: return take(1, .endOfInput)
         case 0x1B:
-            guard bytes.count >= 3 else { return nil }
-            guard bytes[1] == UInt8(ascii: "[") else { return take(bytes.count, nil) }
-            switch bytes[2] {
-            case UInt8(ascii: "A"): return take(3, .up)
-            case UInt8(ascii: "B"): return take(3, .down)
-            case UInt8(ascii: "C"): return take(3, .right)
-            case UInt8(ascii: "D"): return take(3, .left)
-            case UInt8(ascii: "H"): return take(3, .home)
-            case UInt8(ascii: "F"): return take(3, .end)
-            case UInt8(ascii: "3"):
-                guard bytes.count >= 4 else { return nil }
-                return take(4, .delete)
-            default: return take(3, nil)
+            guard bytes.count >= 2 else { return nil }
+            // Only CSI sequences (ESC [ ... final) are keys; a lone ESC is dropped alone,
+            // so what follows it is still typed.
+            guard bytes[1] == UInt8(ascii: "[") else { return take(1, nil) }
+            guard let end = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else {
+                return bytes.count > 16 ? take(bytes.count, nil) : nil
             }
+            let sequence = Array(bytes[2...end])
+            let key: EditKey?
+            switch sequence {
+            case [UInt8(ascii: "A")]: key = .up
+            case [UInt8(ascii: "B")]: key = .down
+            case [UInt8(ascii: "C")]: key = .right
+            case [UInt8(ascii: "D")]: key = .left
+            case [UInt8(ascii: "H")], Array("1~".utf8): key = .home
+            case [UInt8(ascii: "F")], Array("4~".utf8): key = .end
+            case Array("3~".utf8): key = .delete
+            default: key = nil
+            }
+            return take(end + 1, key)
         case 0x00..<0x20:
             return take(1, nil)
         default:
@@ -177,6 +184,26 @@ public final class LineEditor {
             guard bytes.count >= length else { return nil }
             let text = String(decoding: bytes.prefix(length), as: UTF8.self)
             return take(length, text.first.map(EditKey.character))
+        }
+    }
+}
+
+/// Puts the terminal back as it was if the process is stopped by a signal while the line
+/// editor holds it raw (restoring is async-signal-safe), then lets the signal proceed.
+enum TerminalRestorer {
+    nonisolated(unsafe) private static var original = termios()
+    nonisolated(unsafe) private static var installed = false
+
+    static func save(_ settings: termios) {
+        original = settings
+        guard !installed else { return }
+        installed = true
+        for signal in [SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP] {
+            Glibc.signal(signal) { number in
+                tcsetattr(STDIN_FILENO, TCSANOW, &TerminalRestorer.original)
+                Glibc.signal(number, SIG_DFL)
+                raise(number)
+            }
         }
     }
 }

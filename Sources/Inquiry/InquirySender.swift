@@ -183,17 +183,37 @@ public final class InquiryLogic: @unchecked Sendable {
         isSending = Property(sendingState)
     }
 
+    /// Reads a photo without ever holding more than the limit: regular files only, size
+    /// checked before reading, and at most one byte past the limit read.
+    static func readPhoto(at path: String) -> Result<Data, InquiryError> {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = (attributes[.size] as? NSNumber)?.intValue,
+              let handle = FileHandle(forReadingAtPath: path) else {
+            return .failure(InquiryError(description: "cannot read \(path)"))
+        }
+        defer { try? handle.close() }
+        guard size <= maximumPhotoSize else {
+            return .failure(InquiryError(description: "the photo is \(size / 1024) KB; at most \(maximumPhotoSize / 1024) KB"))
+        }
+        let data = (try? handle.read(upToCount: maximumPhotoSize + 1)) ?? Data()
+        guard !data.isEmpty else { return .failure(InquiryError(description: "the photo is empty")) }
+        guard data.count <= maximumPhotoSize else {
+            return .failure(InquiryError(description: "the photo is larger than \(maximumPhotoSize / 1024) KB"))
+        }
+        return .success(data)
+    }
+
     /// Asks about a listing; returns a problem at once for bad input.
     public func ask(kind: String, listingID: Int, text: String, photoPath: String?) -> String? {
         guard !sendingState.value else { return "a message is already on its way" }
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return "write something to ask" }
         var photo: Data?
         if let photoPath {
-            guard let data = FileManager.default.contents(atPath: photoPath) else { return "cannot read \(photoPath)" }
-            guard data.count <= Self.maximumPhotoSize else {
-                return "the photo is \(data.count / 1024) KB; at most \(Self.maximumPhotoSize / 1024) KB"
+            switch Self.readPhoto(at: photoPath) {
+            case .success(let data): photo = data
+            case .failure(let problem): return problem.description
             }
-            photo = data
         }
         sendingState.value = true
         statusState.value = photo == nil ? "sending…" : "uploading the photo…"

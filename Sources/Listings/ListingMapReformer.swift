@@ -32,8 +32,8 @@ public struct ListingMapReformer: APIReformer {
         }
         return (data["items"]?.arrayValue ?? []).compactMap { item in
             guard let name = item[prefix + "name"]?.stringValue,
-                  let latitude = item[prefix + "lat"]?.doubleValue, latitude.isFinite,
-                  let longitude = item[prefix + "lng"]?.doubleValue, longitude.isFinite else { return nil }
+                  let latitude = item[prefix + "lat"]?.doubleValue, (-90...90).contains(latitude),
+                  let longitude = item[prefix + "lng"]?.doubleValue, (-180...180).contains(longitude) else { return nil }
             return ListingMapPoint(name: name, latitude: latitude, longitude: longitude)
         }
     }

@@ -95,8 +95,9 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource, @u
     // MARK: - APIManagerDelegate
 
     public func apiManagerDidSucceed(_ manager: any APIManaging) {
-        signedIn.value = username.value
-        complete(.success(username.value))
+        let user = manager.lastParameters["username"] ?? username.value
+        signedIn.value = user
+        complete(.success(user))
     }
 
     public func apiManagerDidFail(_ manager: any APIManaging) {

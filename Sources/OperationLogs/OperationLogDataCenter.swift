@@ -34,7 +34,10 @@ public final class OperationLogDataCenter: OperationLogStore, @unchecked Sendabl
     public func oldest(_ limit: Int) -> [OperationLogEntry] {
         let rows = (try? table.findAll(orderBy: "sequence", limit: limit)) ?? []
         return rows.compactMap { row in
-            guard let sequence = row["sequence"]?.int64Value, let event = row["event"]?.stringValue else { return nil }
+            guard let sequence = row["sequence"]?.int64Value else { return nil }
+            // A row that cannot be read still goes out (as "unreadable") so it is removed
+            // with its batch instead of blocking every later batch.
+            let event = row["event"]?.stringValue ?? "unreadable"
             let attributes = row["attributes"]?.stringValue
                 .flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
             return OperationLogEntry(sequence: sequence, event: event, attributes: attributes,
@@ -42,8 +45,11 @@ public final class OperationLogDataCenter: OperationLogStore, @unchecked Sendabl
         }
     }
 
-    public func remove(_ sequences: Set<Int64>) {
-        _ = try? table.delete(where: "sequence IN (\(sequences.map { String($0) }.joined(separator: ",")))")
+    @discardableResult
+    public func remove(_ sequences: Set<Int64>) -> Bool {
+        guard !sequences.isEmpty else { return true }
+        let list = sequences.map { String($0) }.joined(separator: ",")
+        return (try? table.delete(where: "sequence IN (\(list))")) == sequences.count
     }
 
     public var count: Int {

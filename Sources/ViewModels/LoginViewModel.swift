@@ -23,10 +23,10 @@ public struct LoginViewModel: Equatable, Sendable {
         } else {
             submitLine = canSubmit ? "submit to sign in" : "fix the form to sign in"
         }
-        if let signedInAs {
+        if let failure {
+            status = "! \(failure)" + (signedInAs.map { " (still signed in as \($0))" } ?? "")
+        } else if let signedInAs {
             status = "signed in as \(signedInAs)"
-        } else if let failure {
-            status = "! \(failure)"
         }
     }
 }

@@ -22,9 +22,16 @@ public struct MapViewModel: Equatable, Sendable {
         let (south, north) = (latitudes.min()!, latitudes.max()!)
         let (west, east) = (longitudes.min()!, longitudes.max()!)
         var cells = [[Character]](repeating: [Character](repeating: "·", count: width), count: height)
+        /// Where `value` falls between `low` and `high`, as a cell in `0..<cells`; the middle
+        /// when the span is empty or not a number.
+        func cell(_ value: Double, _ low: Double, _ high: Double, _ cells: Int) -> Int {
+            let ratio = (value - low) / (high - low)
+            guard ratio.isFinite else { return cells / 2 }
+            return Int((min(max(ratio, 0), 1) * Double(cells - 1)).rounded())
+        }
         for (index, point) in points.prefix(markers.count).enumerated() {
-            let column = east > west ? Int(((point.longitude - west) / (east - west) * Double(width - 1)).rounded()) : width / 2
-            let row = north > south ? Int(((north - point.latitude) / (north - south) * Double(height - 1)).rounded()) : height / 2
+            let column = cell(point.longitude, west, east, width)
+            let row = height - 1 - cell(point.latitude, south, north, height)
             let marker = markers[index]
             let (y, x) = (min(max(row, 0), height - 1), min(max(column, 0), width - 1))
             cells[y][x] = cells[y][x] == "·" ? marker : "+"

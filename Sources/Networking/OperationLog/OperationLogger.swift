@@ -27,8 +27,9 @@ public protocol OperationLogStore: Sendable {
     func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry
     /// The oldest `limit` entries.
     func oldest(_ limit: Int) -> [OperationLogEntry]
-    /// Removes the entries with these sequence numbers.
-    func remove(_ sequences: Set<Int64>)
+    /// Removes the entries with these sequence numbers; false when they could not be.
+    @discardableResult
+    func remove(_ sequences: Set<Int64>) -> Bool
     /// How many entries wait.
     var count: Int { get }
 }
@@ -54,6 +55,9 @@ public final class OperationLogger: @unchecked Sendable {
     private var isUploading = false
     /// Set when everything waiting was asked for while an upload was in flight.
     private var flushRequested = false
+    /// Uploads stop (until the next start) once the store fails to forget what was
+    /// uploaded, instead of uploading the same entries again and again.
+    private var isStopped = false
 
     /// A logger keeping entries in `store` and sending them with `uploader`.
     public init(
@@ -83,7 +87,7 @@ public final class OperationLogger: @unchecked Sendable {
         let batch: [OperationLogEntry]? = {
             lock.lock(); defer { lock.unlock() }
             if !onlyFullBatches { flushRequested = true }
-            guard !isUploading else { return nil }
+            guard !isUploading, !isStopped else { return nil }
             let waiting = store.oldest(batchSize)
             let everything = flushRequested
             guard !waiting.isEmpty, everything || waiting.count == batchSize else {
@@ -97,14 +101,14 @@ public final class OperationLogger: @unchecked Sendable {
         uploader.upload(batch) { [self] succeeded in
             lock.lock()
             if succeeded {
-                store.remove(Set(batch.map(\.sequence)))
+                if !store.remove(Set(batch.map(\.sequence))) { isStopped = true }
             } else {
                 // Leave the rest for the next start (or the next full batch).
                 flushRequested = false
             }
             isUploading = false
             lock.unlock()
-            if succeeded { upload(onlyFullBatches: true) }
+            if succeeded && !isStopped { upload(onlyFullBatches: true) }
         }
     }
 }
@@ -131,9 +135,11 @@ public final class InMemoryOperationLogStore: OperationLogStore, @unchecked Send
         return Array(entries.prefix(limit))
     }
 
-    public func remove(_ sequences: Set<Int64>) {
+    @discardableResult
+    public func remove(_ sequences: Set<Int64>) -> Bool {
         lock.lock(); defer { lock.unlock() }
         entries.removeAll { sequences.contains($0.sequence) }
+        return true
     }
 
     public var count: Int {
