@@ -29,7 +29,9 @@ usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N]
   --help         show this text
 
 Commands are listed by `help` inside the session. With input piped in, output is
-deterministic: one command per line, each answered once its work has settled.
+deterministic: each line is answered once its work has settled. Commands on one line,
+separated by `;`, run without waiting for each other (`refresh; filter rooms 2`
+cancels the refresh); `ask` takes the rest of its line.
 """
 
 struct UsageError: Error {

@@ -65,53 +65,65 @@ public final class Session {
     }
 
     /// Runs one command line; false when the session should end.
+    ///
+    /// Commands separated by `;` run one after another without waiting for each other's
+    /// work (so `refresh; filter rooms 2` cancels the refresh in flight); the screen shows
+    /// once, when the last has settled. `ask` takes the rest of its line, `;` included.
     public func execute(_ line: String) -> Bool {
         queue.sync { isRunningCommand = true }
         defer { queue.sync { isRunningCommand = false } }
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard let command = words.first?.lowercased() else { return true }
-        let arguments = Array(words.dropFirst())
+        let commands = CommandParser.commands(in: line)
+        guard !commands.isEmpty else { return true }
         if !terminal.isInteractive { write("> \(line.trimmingCharacters(in: .whitespaces))\n") }
+        // One turn of the app queue: no response can land between the commands of a line.
+        let results: [Result] = queue.sync {
+            var results: [Result] = []
+            for words in commands where results.last != .quit {
+                results.append(run(words[0].lowercased(), Array(words.dropFirst())))
+            }
+            return results
+        }
+        if results.contains(.quit) { return false }
+        if results.contains(.changed) { settleAndShow() }
+        return true
+    }
+
+    private enum Result { case quit, written, changed }
+
+    /// Runs one command on the app queue: `.changed` when the screen should be shown once
+    /// its work settles.
+    private func run(_ command: String, _ arguments: [String]) -> Result {
         switch command {
         case "quit", "exit":
-            return false
+            return .quit
         case "help":
-            write(queue.sync { help() })
-            return true
+            write(help())
+            return .written
         case "back":
-            let popped: Bool = queue.sync {
-                guard stack.count > 1 else { return false }
-                pop()
-                return true
-            }
-            if !popped { write("error: nothing to go back to\n") }
-            settleAndShow()
-            return true
+            if stack.count > 1 { pop() } else { write("error: nothing to go back to\n") }
+            return .changed
         default:
             break
         }
-        let outcome: CommandOutcome? = queue.sync {
-            AppCommands(context: context).handle(command, arguments) ?? stack.last?.handle(command, arguments)
-        }
+        let outcome = AppCommands(context: context).handle(command, arguments) ?? stack.last?.handle(command, arguments)
         switch outcome {
         case nil:
             write("error: unknown command \(command); type help for the commands of this screen\n")
-            return true
+            return .written
         case .error(let message)?:
             write("error: \(message)\n")
         case .push(let screen)?:
-            queue.sync { push(screen) }
+            push(screen)
         case .pushAfterError(let screen, let message)?:
             write("error: \(message)\n")
-            queue.sync { push(screen) }
+            push(screen)
         case .note(let message)?:
             write(message + "\n")
-            return true
+            return .written
         case .handled?:
             break
         }
-        settleAndShow()
-        return true
+        return .changed
     }
 
     // MARK: - Navigation (on the app queue)
