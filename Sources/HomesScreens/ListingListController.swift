@@ -29,7 +29,7 @@ public final class ListingListController: Screen {
         let now = context.now
         rootView = table
         (changes, changed) = Signal<Void>.pipe()
-        let viewModel = Self.viewModel(of: logic, now: now)
+        let viewModel = Self.viewModel(of: logic, favorites: context.favorites, now: now)
         table.headings = ["#", "Name", "Price", "Area", "District", "Updated"]
         table.trailingColumns = [0, 2, 3]
         viewModel.bind(\.title, to: table) { table, title in table.title = title }.dispose(in: bag)
@@ -118,12 +118,16 @@ public final class ListingListController: Screen {
 
     // MARK: - Factories
 
-    private static func viewModel(of logic: ListingLogic, now: @escaping () -> Date) -> Property<ListingListViewModel> {
+    private static func viewModel(of logic: ListingLogic, favorites: FavoritesLogic,
+                                  now: @escaping () -> Date) -> Property<ListingListViewModel> {
         let content = Property.combineLatest(Property.combineLatest(logic.kind, logic.listings), logic.filters)
         let progress = Property.combineLatest(Property.combineLatest(logic.isLoading, logic.isComplete), logic.problem)
-        return Property.combineLatest(content, progress).map { content, progress in
-            ListingListViewModel(kind: content.0.0, listings: content.0.1, filters: content.1,
-                                 isLoading: progress.0.0, isComplete: progress.0.1, problem: progress.1, now: now())
+        let saved = favorites.favorites.map { Set($0.map { "\($0.kind)/\($0.listingID)" }) }
+        return Property.combineLatest(Property.combineLatest(content, progress), saved).map { state, saved in
+            let (content, progress) = state
+            return ListingListViewModel(kind: content.0.0, listings: content.0.1, filters: content.1,
+                                        isLoading: progress.0.0, isComplete: progress.0.1, problem: progress.1, now: now(),
+                                        isSaved: { saved.contains("\($0.kind.rawValue)/\($0.id)") })
         }
     }
 }

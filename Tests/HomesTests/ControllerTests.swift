@@ -30,6 +30,20 @@ import TextViews
         #expect(lines.dropFirst(3).dropLast().allSatisfy { $0.contains("静安") })
     }
 
+    @Test func favouritingARowStarsItAndForgettingItRemovesTheStar() {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let context = context(harness)
+        let controller = harness.run { ListingListController(logic: logic, context: context) }
+        harness.run { logic.show(.rent) }
+        let names = { harness.run { controller.rootView.render(width: 80) }.filter { $0.hasPrefix("2 ") } }
+        #expect(names().first?.contains("★") == false)
+        #expect(harness.run { controller.handle("fav", ["2"]) }.map(isHandled) == true)
+        #expect(names().first?.contains("★") == true)
+        #expect(harness.run { controller.handle("unfav", ["2"]) }.map(isHandled) == true)
+        #expect(names().first?.contains("★") == false)
+    }
+
     @Test func badInputIsAnErrorLineAndUnknownCommandsAreNotThisScreens() {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)

@@ -21,6 +21,8 @@ import Testing
         let process = Process()
         process.executableURL = homes
         process.arguments = arguments
+        // Photo paths in the scripts are relative to the transcripts.
+        process.currentDirectoryURL = Self.transcripts
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "72"
         process.environment = environment

@@ -55,6 +55,12 @@ import ViewModels
         #expect(all.rows[0].price == "¥3,001")
         #expect(ListingListViewModel().title == "Listings")
     }
+
+    @Test func savedListingsAreStarred() {
+        let model = ListingListViewModel(kind: .rent, listings: [listing(1), listing(2)], filters: [:], isLoading: false,
+                                         isComplete: false, problem: nil, now: now, isSaved: { $0.id == 2 })
+        #expect(model.rows.map(\.name) == ["Home 1", "Home 2 ★"])
+    }
 }
 
 @Suite struct MapViewModelTests {
