@@ -66,7 +66,7 @@ public final class ListingListController: Screen {
         case "refresh": return logic.refresh() ? .handled : .error("already loading")
         case "filter": return filter(arguments)
         case "open", "fav", "unfav": return listing(command, arguments)
-        case "map": return arguments.isEmpty ? .push(ListingMapController(points: logic.mapPoints(), width: 80)) : .error("usage: map")
+        case "map": return arguments.isEmpty ? .push(ListingMapController(points: logic.mapPoints())) : .error("usage: map")
         default: return nil
         }
     }

@@ -11,14 +11,14 @@ final class ListingMapController: Screen {
     private let input: Signal<Void>.Input
     private let legend = TableView()
 
-    init(points: [ListingMapPoint], width: Int) {
+    init(points: [ListingMapPoint]) {
         (changes, input) = Signal<Void>.pipe()
-        let map = MapViewModel(points: points, width: min(60, max(20, width - 4)), height: 12)
         legend.title = "Map (north up; + marks listings sharing a cell)"
         legend.emptyText = "Nothing to map: load a list first."
-        legend.rows = map.legend
-        let lines = LinesView(map.grid)
-        rootView = StackView([legend, lines])
+        legend.rows = MapViewModel(points: points, width: 2, height: 2).legend
+        // The grid is laid out for the width it is drawn at.
+        let grid = LinesView { width in MapViewModel(points: points, width: min(100, max(20, width - 4)), height: 12).grid }
+        rootView = StackView([legend, grid])
     }
 
     var isBusy: Bool { false }
@@ -29,15 +29,15 @@ final class ListingMapController: Screen {
     }
 }
 
-/// Fixed lines of text, drawn as they are (cut to the width).
+/// Lines of text laid out for the width they are drawn at (and cut to it).
 final class LinesView: TextView {
-    private let lines: [String]
+    private let lines: (Int) -> [String]
 
-    init(_ lines: [String]) {
+    init(_ lines: @escaping (Int) -> [String]) {
         self.lines = lines
     }
 
     func render(width: Int) -> [String] {
-        lines.map { DisplayText.truncate($0, to: width) }
+        lines(width).map { DisplayText.truncate($0, to: width) }
     }
 }

@@ -9,6 +9,7 @@ import Persistence
 import Signals
 import SignalsTesting
 import Testing
+import TextViews
 import ViewModels
 
 /// Controllers without the REPL: send intents, assert what their views show.
@@ -81,6 +82,9 @@ import ViewModels
         let lines = map.rootView.render(width: 80)
         #expect(lines.filter { $0.hasPrefix("1  ") || $0.hasPrefix("8  ") }.count == 2)
         #expect(lines.filter { $0.contains("·") }.count == 12)
+        // The grid is laid out for the width it is drawn at.
+        #expect(Set(lines.filter { $0.contains("·") }.map { DisplayText.width($0) }) == [76])
+        #expect(Set(map.rootView.render(width: 40).filter { $0.contains("·") }.map { DisplayText.width($0) }) == [36])
         let notice = try #require(screen(context.mediator.screen(at: "homes://nowhere/x")))
         #expect(notice.rootView.render(width: 40).joined().contains("There is no nowhere here."))
     }
