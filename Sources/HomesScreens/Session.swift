@@ -19,6 +19,9 @@ public final class Session {
     private let settleLimit: Duration
     private let lifecycle: [any ScreenLifecycleObserver]
     private var stack: [any Screen] = []
+    /// Screens popped since the last settle: their work must settle too, so the next line
+    /// never races it.
+    private var popped: [any Screen] = []
     private var redraw: Disposable?
     /// True while a command runs (touched on the app queue): redraws wait for it to settle.
     private var isRunningCommand = false
@@ -83,9 +86,8 @@ public final class Session {
             }
             return results
         }
-        if results.contains(.quit) { return false }
         if results.contains(.changed) { settleAndShow() }
-        return true
+        return !results.contains(.quit)
     }
 
     private enum Result { case quit, written, changed }
@@ -136,6 +138,7 @@ public final class Session {
 
     private func pop() {
         let top = stack.removeLast()
+        popped.append(top)
         lifecycle.forEach { $0.screenDidDisappear(top.name) }
         if let now = stack.last { appeared(now) }
     }
@@ -163,13 +166,15 @@ public final class Session {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Waits (up to `settleLimit`) until the screen's work has settled, then draws it.
+    /// Waits (up to `settleLimit`) until the work of every screen (shown, below, or popped
+    /// since the last settle) has settled, then draws the top one.
     private func settleAndShow() {
         let deadline = ContinuousClock.now + settleLimit
-        while queue.sync(execute: { stack.last?.isBusy ?? false }), ContinuousClock.now < deadline {
+        while queue.sync(execute: { (stack + popped).contains { $0.isBusy } }), ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.002)
         }
         let lines: [String] = queue.sync {
+            popped = []
             if terminal.isInteractive { watch() }
             return stack.last?.rootView.render(width: terminal.width) ?? []
         }
