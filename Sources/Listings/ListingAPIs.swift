@@ -12,37 +12,34 @@ public enum ListingKind: String, CaseIterable, Sendable {
         case .resale: return "resale"
         }
     }
+
+    /// What this kind's service puts before every key of a list item.
+    public var keyPrefix: String {
+        switch self {
+        case .rent: return ""
+        case .new: return "xinfang_"
+        case .resale: return "esf_"
+        }
+    }
 }
 
-/// The rentals list: keys `id`, `name`, `title`, `price`, ...
-public struct RentalListAPI: APIDefinition {
-    public let serviceName = "rentals"
-    public let methodName = "rentals/list"
+/// The list API of one kind. Each kind's service names its keys its own way: rentals
+/// `id`, `name`, `title`, `price`, ...; new homes `xinfang_id`, ...; resale `esf_id`, ...
+public struct ListingListAPI: APIDefinition {
+    /// Which service.
+    public let kind: ListingKind
+    public var serviceName: String { kind.serviceName }
+    public var methodName: String { "\(kind.serviceName)/list" }
     public let pageSize: Int? = 8
     public let requestStrategy = RequestStrategy.cancelInFlight
     public let cachePolicy = CachePolicy.memory()
-    public init() {}
-    public func validateResponse(_ response: JSONValue) -> String? { ListingListReformer.check(response) }
-}
 
-/// The new-homes list: keys `xinfang_id`, `xinfang_name`, ...
-public struct NewHomeListAPI: APIDefinition {
-    public let serviceName = "newhomes"
-    public let methodName = "newhomes/list"
-    public let pageSize: Int? = 8
-    public let requestStrategy = RequestStrategy.cancelInFlight
-    public let cachePolicy = CachePolicy.memory()
-    public init() {}
-    public func validateResponse(_ response: JSONValue) -> String? { ListingListReformer.check(response) }
-}
+    /// The list API of `kind`.
+    public init(kind: ListingKind) {
+        self.kind = kind
+    }
 
-/// The resale list: keys `esf_id`, `esf_name`, ...
-public struct ResaleListAPI: APIDefinition {
-    public let serviceName = "resale"
-    public let methodName = "resale/list"
-    public let pageSize: Int? = 8
-    public let requestStrategy = RequestStrategy.cancelInFlight
-    public let cachePolicy = CachePolicy.memory()
-    public init() {}
-    public func validateResponse(_ response: JSONValue) -> String? { ListingListReformer.check(response) }
+    public func validateResponse(_ response: JSONValue) -> String? {
+        response["items"]?.arrayValue == nil ? "the listing service sent no items" : nil
+    }
 }

@@ -41,18 +41,14 @@ public struct ListingSummary: Equatable, Sendable {
 }
 
 /// Normalises the three list APIs, whose keys differ, into one list of `ListingSummary`.
-/// It tells the managers apart by their API; items missing required fields are skipped.
+/// It tells the kinds apart by the manager's API; items missing required fields are skipped.
 public struct ListingListReformer: APIReformer {
     /// Creates the reformer.
     public init() {}
 
     public func reform(_ data: JSONValue, from manager: any APIManaging) -> [ListingSummary] {
-        let (kind, prefix): (ListingKind, String)
-        switch manager.definition.methodName {
-        case NewHomeListAPI().methodName: (kind, prefix) = (.new, "xinfang_")
-        case ResaleListAPI().methodName: (kind, prefix) = (.resale, "esf_")
-        default: (kind, prefix) = (.rent, "")
-        }
+        guard let kind = (manager.definition as? ListingListAPI)?.kind else { return [] }
+        let prefix = kind.keyPrefix
         return (data["items"]?.arrayValue ?? []).compactMap { item in
             guard let id = item[prefix + "id"]?.intValue,
                   let name = item[prefix + "name"]?.stringValue,
@@ -68,10 +64,5 @@ public struct ListingListReformer: APIReformer {
                 longitude: item[prefix + "lng"]?.doubleValue ?? 0
             )
         }
-    }
-
-    /// The response check shared by the three list APIs.
-    static func check(_ response: JSONValue) -> String? {
-        response["items"]?.arrayValue == nil ? "the listing service sent no items" : nil
     }
 }

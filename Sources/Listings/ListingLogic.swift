@@ -27,10 +27,7 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
     /// Whether the first page of the current kind and filters has arrived; `loadMore`
     /// waits for it, so pages of different queries never mix.
     private var hasFirstPage = false
-    private let managers: [ListingKind: any APIManaging]
-    private let loaders: [ListingKind: (Bool, Bool) -> Bool]
-    private let pagers: [ListingKind: () -> Bool]
-    private let cancellers: [ListingKind: () -> Void]
+    private let managers: [ListingKind: APIManager<ListingListAPI>]
 
     /// Filters the list APIs understand.
     public static let filterKeys: Set<String> = ["max_price", "min_price", "rooms", "district"]
@@ -43,30 +40,20 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
         isLoading = Property(loadingState)
         isComplete = Property(completeState)
         problem = Property(problemState)
-        let rentals = APIManager(RentalListAPI(), engine: engine)
-        let newHomes = APIManager(NewHomeListAPI(), engine: engine)
-        let resale = APIManager(ResaleListAPI(), engine: engine)
-        managers = [.rent: rentals, .new: newHomes, .resale: resale]
-        loaders = [
-            .rent: { first, fresh in first ? rentals.loadData(ignoringCache: fresh) : rentals.loadNextPage() },
-            .new: { first, fresh in first ? newHomes.loadData(ignoringCache: fresh) : newHomes.loadNextPage() },
-            .resale: { first, fresh in first ? resale.loadData(ignoringCache: fresh) : resale.loadNextPage() },
-        ]
-        pagers = [.rent: { rentals.isLastPage }, .new: { newHomes.isLastPage }, .resale: { resale.isLastPage }]
-        cancellers = [.rent: rentals.cancelAllRequests, .new: newHomes.cancelAllRequests, .resale: resale.cancelAllRequests]
-        rentals.delegate = self
-        newHomes.delegate = self
-        resale.delegate = self
-        rentals.parameterSource = self
-        newHomes.parameterSource = self
-        resale.parameterSource = self
+        managers = Dictionary(uniqueKeysWithValues: ListingKind.allCases.map {
+            ($0, APIManager(ListingListAPI(kind: $0), engine: engine))
+        })
+        for manager in managers.values {
+            manager.delegate = self
+            manager.parameterSource = self
+        }
     }
 
     // MARK: - Intents
 
     /// Shows `kind` from its first page.
     public func show(_ kind: ListingKind) {
-        if kind != kindState.value { cancellers[kindState.value]?() }
+        if kind != kindState.value { managers[kindState.value]?.cancelAllRequests() }
         kindState.value = kind
         startQuery()
     }
@@ -120,7 +107,8 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
 
     @discardableResult
     private func load(firstPage: Bool, fresh: Bool) -> Bool {
-        let started = loaders[kindState.value]?(firstPage, fresh) ?? false
+        guard let manager = managers[kindState.value] else { return false }
+        let started = firstPage ? manager.loadData(ignoringCache: fresh) : manager.loadNextPage()
         if started {
             if firstPage { set(completeState, false) }
             set(loadingState, true)

@@ -24,12 +24,7 @@ public struct ListingMapReformer: APIReformer {
     public init() {}
 
     public func reform(_ data: JSONValue, from manager: any APIManaging) -> [ListingMapPoint] {
-        let prefix: String
-        switch manager.definition.methodName {
-        case NewHomeListAPI().methodName: prefix = "xinfang_"
-        case ResaleListAPI().methodName: prefix = "esf_"
-        default: prefix = ""
-        }
+        guard let prefix = (manager.definition as? ListingListAPI)?.kind.keyPrefix else { return [] }
         return (data["items"]?.arrayValue ?? []).compactMap { item in
             guard let name = item[prefix + "name"]?.stringValue,
                   let latitude = item[prefix + "lat"]?.doubleValue, (-90...90).contains(latitude),

@@ -24,7 +24,7 @@ import Testing
 
     @Test func itemsMissingRequiredFieldsAreSkipped() {
         final class Manager: APIManaging, @unchecked Sendable {
-            var definition: any APIDefinition { ResaleListAPI() }
+            var definition: any APIDefinition { ListingListAPI(kind: .resale) }
             var rawData: JSONValue? { nil }
             var lastResult: APIResult? { nil }
             var lastParameters: [String: String] { [:] }
