@@ -102,11 +102,11 @@ extension JSONValue {
             text += "]"
         case .object(let members):
             text += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { text += "," }
-                JSONValue.writeString(key, to: &text)
+                JSONValue.writeString(member.key, to: &text)
                 text += ":"
-                members[key]!.write(to: &text)
+                member.value.write(to: &text)
             }
             text += "}"
         }
