@@ -4,6 +4,7 @@ import Mediator
 import Networking
 
 /// Logs a page view for every screen shown, through the session's lifecycle hooks.
+@MainActor
 final class PageViewLogger: ScreenLifecycleObserver {
     private let logger: OperationLogger
 
@@ -18,7 +19,8 @@ final class PageViewLogger: ScreenLifecycleObserver {
 
 /// Fetches the route patch from the API at start and applies it; when that fails, the
 /// patch stored by an earlier run applies instead.
-final class RoutePatchLoader: APIManagerDelegate, @unchecked Sendable {
+@MainActor
+final class RoutePatchLoader: APIManagerDelegate {
     struct RoutePatchAPI: APIDefinition {
         let serviceName = "account"
         let methodName = "config/routes"
@@ -30,6 +32,7 @@ final class RoutePatchLoader: APIManagerDelegate, @unchecked Sendable {
     private let mediator: Mediator
     private let manager: APIManager<RoutePatchAPI>
     private let report: (String) -> Void
+    private var loaded: CheckedContinuation<Void, Never>?
 
     init(engine: APIEngine, mediator: Mediator, report: @escaping (String) -> Void) {
         self.mediator = mediator
@@ -38,13 +41,16 @@ final class RoutePatchLoader: APIManagerDelegate, @unchecked Sendable {
         manager.delegate = self
     }
 
-    var isLoading: Bool { manager.isLoading }
-
-    func start() {
-        manager.loadData()
+    /// Fetches and applies the patch; returns once it applied or the stored one did.
+    func load() async {
+        await withCheckedContinuation { continuation in
+            loaded = continuation
+            if !manager.loadData() { finish() }
+        }
     }
 
     func apiManagerDidSucceed(_ manager: any APIManaging) {
+        defer { finish() }
         guard let patch = manager.fetchData() else { return restore() }
         do {
             try mediator.apply(patch: patch.encoded())
@@ -56,6 +62,13 @@ final class RoutePatchLoader: APIManagerDelegate, @unchecked Sendable {
 
     func apiManagerDidFail(_ manager: any APIManaging) {
         restore()
+        finish()
+    }
+
+    private func finish() {
+        let done = loaded
+        loaded = nil
+        done?.resume()
     }
 
     private func restore() {

@@ -13,23 +13,26 @@ import Persistence
 // homes: a property-listing browser in the terminal, built on the package's architecture.
 
 let usage = """
-usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N]
+usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N] [--now SECONDS]
        homes serve [--port N] [--seed N]
        homes --help
 
   serve          serve the embedded API over HTTP on 127.0.0.1 (port 0 picks a free
-                 one; the first line printed is the URL), until stopped or stdin closes
+                 one; the first line printed is the URL), until SIGINT or SIGTERM
   --api URL      use the HTTP API at URL instead of the embedded one
   --db PATH      keep favourites in the SQLite file PATH
                  (default: ~/.local/share/homes/homes.sqlite)
   --latency MS   delay every embedded API response by MS milliseconds, 0 to 10000
                  (default 0)
   --seed N       seed of the embedded API's generated listings (default 7)
+  --now SECONDS  show times as if the clock read SECONDS since 1970 (for transcripts;
+                 what is stored keeps the real time)
   --port N       with serve: the port to listen on (default 8080)
   --help         show this text
 
-Commands are listed by `help` inside the session. With input piped in, output is
-deterministic: each line is answered once its work has settled. Commands on one line,
+Commands are listed by `help` inside the session. With input piped in, each line is
+answered once its work has settled (with --now, output is deterministic). Ctrl-C stops
+the work in flight; quit or Ctrl-D leaves. Commands on one line,
 separated by `;`, run without waiting for each other (`refresh; filter rooms 2`
 cancels the refresh); `ask` takes the rest of its line.
 """
@@ -45,6 +48,7 @@ struct Options {
     var databasePath: String?
     var latency = 0
     var seed: UInt64 = 7
+    var now: Date?
 }
 
 func parseOptions(_ arguments: [String]) -> Result<Options?, UsageError> {
@@ -81,6 +85,11 @@ func parseOptions(_ arguments: [String]) -> Result<Options?, UsageError> {
                 return .failure(UsageError(message: "--seed needs a number"))
             }
             options.seed = value
+        case "--now":
+            guard let text = iterator.next(), let value = Int(text), value >= 0 else {
+                return .failure(UsageError(message: "--now needs a number of seconds since 1970"))
+            }
+            options.now = Date(timeIntervalSince1970: TimeInterval(value))
         default:
             return .failure(UsageError(message: "unknown option \(argument)"))
         }
@@ -103,12 +112,11 @@ case .failure(let error):
 // The app's configuration: the signing secret comes from the environment, with a demo
 // default that only the embedded API knows.
 let secret = Array((ProcessInfo.processInfo.environment["HOMES_SECRET"] ?? "homes-demo-secret").utf8)
-let appQueue = DispatchQueue(label: "homes.app")
-// A fixed clock for piped sessions keeps "3 min ago" stable from run to run.
 let terminal = Terminal.current()
-let fixedNow = Date(timeIntervalSince1970: 1_763_700_000)
-let interactive = terminal.isInteractive
-let now: @Sendable () -> Date = { interactive ? Date() : fixedNow }
+// Shown times follow `--now` when given (transcripts stay stable from run to run);
+// whatever is stored is stamped with the real time.
+let shownNow = options.now
+let now: @Sendable () -> Date = { shownNow ?? Date() }
 let embedded = HomesAPIServer(seed: options.seed, secret: secret, updatedBefore: now())
 
 // `homes serve`: the embedded API over real HTTP, for `homes --api` and other clients.
@@ -121,8 +129,8 @@ if options.serve {
         exit(1)
     }
     FileHandle.standardOutput.write(Data("serving http://127.0.0.1:\(server.port)/api\n".utf8))
-    // Serve until stdin closes (or the process is stopped).
-    while FileHandle.standardInput.availableData.count > 0 {}
+    // Serves until SIGINT or SIGTERM, whatever standard input is.
+    await ProcessSignals.first(of: [SIGINT, SIGTERM])
     server.stop()
     exit(0)
 }
@@ -139,8 +147,7 @@ let engine = APIEngine(
                    signatureRejectedCodes: [4010, 4011], signingSecret: secret),
         APIService(name: "account", baseURL: baseURL, signatureRejectedCodes: [4010, 4011], signingSecret: secret),
     ]),
-    transport: transport,
-    callbackQueue: appQueue
+    transport: transport
 )
 
 // Favourites live in SQLite; a database that cannot be used is reported, not fatal.
@@ -159,38 +166,40 @@ do {
 
 // Operation logs wait in SQLite and go up in batches of 30; leftovers go at start.
 let operationLogger = OperationLogger(store: OperationLogDataCenter(database: database),
-                                      uploader: OperationLogAPIUploader(engine: engine), clock: now)
+                                      uploader: OperationLogAPIUploader(engine: engine))
 operationLogger.uploadPending()
 
 let patchFile = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
     .appendingPathComponent(URL(fileURLWithPath: databasePath).lastPathComponent + ".routes.json")
 let mediator = Mediator(scheme: "homes", patchStore: FileRoutePatchStore(url: patchFile))
-let context = appQueue.sync {
-    HomesContext(engine: engine, favorites: FavoritesLogic(store: FavoritesDataCenter(database: database)),
-                 mediator: mediator, now: now)
-}
+let context = HomesContext(engine: engine, favorites: FavoritesLogic(store: FavoritesDataCenter(database: database)),
+                           mediator: mediator, now: now)
 context.registerTargets()
 let routes = RoutePatchLoader(engine: engine, mediator: mediator) { problem in
     FileHandle.standardError.write(Data("homes: \(problem)\n".utf8))
 }
-appQueue.sync { routes.start() }
 // The patch applies before the first command, so piped sessions stay deterministic.
-let patchDeadline = Date().addingTimeInterval(Double(engine.timeout.components.seconds) + 1)
-while appQueue.sync(execute: { routes.isLoading }), Date() < patchDeadline { Thread.sleep(forTimeInterval: 0.002) }
+await routes.load()
 let logic = ListingLogic(engine: engine)
-let listings = appQueue.sync { () -> ListingListController in
-    let controller = ListingListController(logic: logic, context: context)
-    logic.show(.rent)
-    return controller
-}
-let session = Session(root: listings, context: context, queue: appQueue, terminal: terminal,
-                      // A photo inquiry makes three calls in a row.
-                      settleLimit: (engine.timeout + .milliseconds(options.latency)) * 3 + .seconds(5),
+let listings = ListingListController(logic: logic, context: context)
+logic.show(.rent)
+let session = Session(root: listings, context: context, terminal: terminal,
                       lifecycle: [PageViewLogger(logger: operationLogger)]) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }
-if terminal.isInteractive {
-    session.runInteractively()
-} else {
-    session.run { readLine() }
+
+// Ctrl-C stops the work in flight (at the line editor's prompt it clears the line);
+// SIGTERM and SIGHUP leave cleanly: terminal restored, database closed.
+let interrupts = ProcessSignals.watch([SIGINT]) { session.interrupt() }
+let endings = ProcessSignals.watch([SIGTERM, SIGHUP]) {
+    TerminalRestorer.restore()
+    DatabasePool.shared.closeAll()
+    exit(0)
 }
+if terminal.isInteractive {
+    await session.runInteractively()
+} else {
+    await session.run { readLine() }
+}
+withExtendedLifetime((interrupts, endings)) {}
+DatabasePool.shared.closeAll()

@@ -39,7 +39,7 @@ struct FavoriteTable: Table {
 }
 
 /// The favourites, as the business sees them: save, remove, list, ask.
-public final class FavoritesDataCenter: @unchecked Sendable {
+public final class FavoritesDataCenter: Sendable {
     private let table: FavoriteTable
 
     /// Favourites stored in `database`.

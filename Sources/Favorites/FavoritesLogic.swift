@@ -2,30 +2,34 @@ import Foundation
 import Signals
 
 /// The favourites as live state: kept in sync with the stored rows, whoever changes them.
-public final class FavoritesLogic: @unchecked Sendable {
+@MainActor
+public final class FavoritesLogic {
     /// Every favourite, newest first.
     public let favorites: Property<[Favorite]>
     /// The last storage problem, for the user.
     public let problem: Property<String?>
 
     private let store: FavoritesDataCenter
+    private let clock: @Sendable () -> Date
     private let favoritesState: MutableProperty<[Favorite]>
     private let problemState = MutableProperty<String?>(nil)
     private let bag = DisposeBag()
 
-    /// Logic over `store`.
-    public init(store: FavoritesDataCenter) {
+    /// Logic over `store`; favourites are stamped with `clock`'s time when saved.
+    public init(store: FavoritesDataCenter, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
+        self.clock = clock
         let initial = (try? store.all()) ?? []
         favoritesState = MutableProperty(initial)
         favorites = Property(favoritesState)
         problem = Property(problemState)
-        store.changes.observe { [weak self] in self?.reload() }.dispose(in: bag)
+        store.changes.observeOnMainActor { [weak self] in self?.reload() }.dispose(in: bag)
     }
 
     /// Saves a listing; returns a problem to show, or nil.
-    public func save(kind: String, listingID: Int, name: String, price: Int, now: Date) -> String? {
-        perform { try store.save(Favorite(kind: kind, listingID: listingID, name: name, price: price, savedAt: now)) }
+    public func save(kind: String, listingID: Int, name: String, price: Int) -> String? {
+        let now = clock()
+        return perform { try store.save(Favorite(kind: kind, listingID: listingID, name: name, price: price, savedAt: now)) }
     }
 
     /// Removes the listing's favourite; returns a problem to show, or nil.

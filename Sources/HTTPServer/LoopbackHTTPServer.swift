@@ -115,6 +115,8 @@ private final class ServerCore: @unchecked Sendable {
     private var listener: Int32 = -1
     private var boundPort: UInt16 = 0
     private var openConnections = 0
+    /// Signalled when a connection closes (a descriptor is free again) or the server stops.
+    private let descriptorFreed = NSCondition()
 
     init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maximumBodySize: Int,
          maximumConnections: Int, requestDeadline: Duration) {
@@ -152,6 +154,21 @@ private final class ServerCore: @unchecked Sendable {
         // Wakes the accept thread, which closes the socket itself, so its number cannot be
         // reused while it is still accepting on it.
         if wasRunning { shutdown(handle, Int32(SHUT_RDWR)) }
+        signalDescriptorFreed()
+    }
+
+    private func signalDescriptorFreed() {
+        descriptorFreed.lock()
+        descriptorFreed.broadcast()
+        descriptorFreed.unlock()
+    }
+
+    /// Out of descriptors: waits until a connection closes (or, when the whole system is
+    /// out of them, at most 50 ms) before accepting again.
+    private func waitForFreeDescriptor() {
+        descriptorFreed.lock()
+        _ = descriptorFreed.wait(until: Date().addingTimeInterval(0.05))
+        descriptorFreed.unlock()
     }
 
     private var isStopped: Bool {
@@ -168,9 +185,9 @@ private final class ServerCore: @unchecked Sendable {
                 return
             }
             guard connection >= 0 else {
-                // Out of descriptors or a connection aborted before it was accepted: back
-                // off briefly and keep serving.
-                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM { usleep(50_000) }
+                // Out of descriptors or a connection aborted before it was accepted: wait
+                // for a descriptor to be freed and keep serving.
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM { waitForFreeDescriptor() }
                 continue
             }
             lock.lock()
@@ -186,6 +203,7 @@ private final class ServerCore: @unchecked Sendable {
                 serve(connection)
                 close(connection)
                 lock.lock(); openConnections -= 1; lock.unlock()
+                signalDescriptorFreed()
             }
             thread.start()
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Networking
 
 /// The embedded API of the demo: three listing services with the same meaning and
@@ -6,7 +7,7 @@ import Networking
 /// filters, signature checks and a settable latency, answered in-process or over HTTP.
 ///
 /// Data is generated from a seed, so the same seed always serves the same listings.
-public final class HomesAPIServer: @unchecked Sendable {
+public final class HomesAPIServer: Sendable {
     /// The three services and their key conventions.
     public enum Service: String, CaseIterable, Sendable {
         case rentals, newHomes = "newhomes", resale
@@ -46,9 +47,15 @@ public final class HomesAPIServer: @unchecked Sendable {
     private let listings: [Service: [Listing]]
     private let verifier: SignatureVerifier?
     private let clock: @Sendable () -> Date
-    private let lock = NSLock()
-    private var requestCount = 0
-    private var uploadedEvents = 0
+    /// What requests change: counters and the inquiries' upload slots.
+    private struct State {
+        var requestCount = 0
+        var uploadedEvents = 0
+        var slots: [String: Bool] = [:]
+        var inquiries = 0
+    }
+
+    private let state = Mutex(State())
 
     /// The route patch the app fetches at start.
     public let routePatch: JSONValue
@@ -60,8 +67,7 @@ public final class HomesAPIServer: @unchecked Sendable {
 
     /// How many operation-log events have been uploaded.
     public var eventsUploaded: Int {
-        lock.lock(); defer { lock.unlock() }
-        return uploadedEvents
+        state.withLock { $0.uploadedEvents }
     }
 
     /// Serves `count` listings per service generated from `seed`, last updated within the
@@ -101,13 +107,12 @@ public final class HomesAPIServer: @unchecked Sendable {
 
     /// How many requests have been answered.
     public var requestsServed: Int {
-        lock.lock(); defer { lock.unlock() }
-        return requestCount
+        state.withLock { $0.requestCount }
     }
 
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        lock.lock(); requestCount += 1; lock.unlock()
+        state.withLock { $0.requestCount += 1 }
         let path = request.url.path.split(separator: "/").map(String.init)
         let method = path.suffix(2).joined(separator: "/")
         let parameters = request.parameters
@@ -125,7 +130,7 @@ public final class HomesAPIServer: @unchecked Sendable {
             guard let count = parameters["count"].flatMap({ Int($0) }), (1...1_000).contains(count) else {
                 return .json(["message": "a batch holds 1 to 1000 events"], status: 400)
             }
-            lock.lock(); uploadedEvents += count; lock.unlock()
+            state.withLock { $0.uploadedEvents += count }
             return .json(["accepted": .number(Double(count))])
         }
         if method == "config/routes" {
@@ -177,31 +182,30 @@ public final class HomesAPIServer: @unchecked Sendable {
         return .json(["items": .array(encoded), "total": .number(Double(items.count))])
     }
 
-    private var slots: [String: Bool] = [:]
-    private var inquiries = 0
-
     /// Inquiries: an upload slot, a photo upload to it, and the message itself.
     private func inquiry(_ method: String, _ parameters: [String: String]) -> HTTPResponse {
-        lock.lock()
-        defer { lock.unlock() }
+        state.withLock { state in inquiry(method, parameters, &state) }
+    }
+
+    private func inquiry(_ method: String, _ parameters: [String: String], _ state: inout State) -> HTTPResponse {
         switch method {
         case "inquiry/upload-slot":
-            let slot = "slot-\(slots.count + 1)"
-            slots[slot] = false
+            let slot = "slot-\(state.slots.count + 1)"
+            state.slots[slot] = false
             return .json(["slot": .string(slot)])
         case "inquiry/upload":
-            guard let slot = parameters["slot"], slots[slot] == false,
+            guard let slot = parameters["slot"], state.slots[slot] == false,
                   let photo = parameters["photo"], let bytes = Data(base64Encoded: photo), !bytes.isEmpty else {
                 return .json(["message": "bad upload"], status: 400)
             }
-            slots[slot] = true
+            state.slots[slot] = true
             return .json(["url": .string("https://photos.homes.example/\(slot).jpg")])
         case "inquiry/send":
             guard let text = parameters["text"], !text.isEmpty, parameters["id"] != nil else {
                 return .json(["message": "an inquiry needs a listing and a text"], status: 400)
             }
-            inquiries += 1
-            return .json(["reference": .string("Q-\(1000 + inquiries)")])
+            state.inquiries += 1
+            return .json(["reference": .string("Q-\(1000 + state.inquiries)")])
         default:
             return .json(["message": .string("no API \(method)")], status: 404)
         }

@@ -1,5 +1,6 @@
 /// The commands every screen shares: sign in and out, favourites, links, the network.
 /// Each answers with what the session should do; screens never see them.
+@MainActor
 struct AppCommands {
     let context: HomesContext
 

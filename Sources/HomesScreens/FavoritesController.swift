@@ -6,6 +6,7 @@ import TextViews
 import ViewModels
 
 /// Coordinates the favourites screen: the stored favourites, open and unfav.
+@MainActor
 public final class FavoritesController: Screen {
     public let name = "favourites"
     public let rootView: any TextView
@@ -16,7 +17,7 @@ public final class FavoritesController: Screen {
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
 
-    init(favorites: FavoritesLogic, mediator: Mediator, now: @escaping () -> Date) {
+    init(favorites: FavoritesLogic, mediator: Mediator, now: @escaping @Sendable () -> Date) {
         self.favorites = favorites
         self.mediator = mediator
         rootView = table
@@ -31,7 +32,7 @@ public final class FavoritesController: Screen {
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
     }
 
-    public var isBusy: Bool { false }
+    public let isBusy = Property(value: false)
 
     // MARK: - Commands
 

@@ -7,7 +7,8 @@ import Mediator
 import Networking
 
 /// What screens need from the app: the engine, the favourites, the mediator, the clock.
-public final class HomesContext: @unchecked Sendable {
+@MainActor
+public final class HomesContext {
     public let engine: APIEngine
     public let favorites: FavoritesLogic
     /// The sign-in logic, shared by every screen of the session.
@@ -15,10 +16,10 @@ public final class HomesContext: @unchecked Sendable {
     /// Sends inquiries to agents.
     public let inquiries: InquirySender
     public let mediator: Mediator
-    public let now: () -> Date
+    public let now: @Sendable () -> Date
 
     /// The context of one app session.
-    public init(engine: APIEngine, favorites: FavoritesLogic, mediator: Mediator, now: @escaping () -> Date) {
+    public init(engine: APIEngine, favorites: FavoritesLogic, mediator: Mediator, now: @escaping @Sendable () -> Date) {
         self.engine = engine
         self.favorites = favorites
         login = LoginLogic(engine: engine)
@@ -36,7 +37,8 @@ public final class HomesContext: @unchecked Sendable {
 }
 
 /// The listing screens' target: `homes://listing/detail?kind=rent&id=3`.
-final class ListingTarget: MediatorTarget {
+@MainActor
+final class ListingTarget: @MainActor MediatorTarget {
     private unowned let context: HomesContext
 
     init(context: HomesContext) {
@@ -57,7 +59,8 @@ final class ListingTarget: MediatorTarget {
 }
 
 /// The favourites screens' target: `homes://favorites/list`.
-final class FavoritesTarget: MediatorTarget {
+@MainActor
+final class FavoritesTarget: @MainActor MediatorTarget {
     private unowned let context: HomesContext
 
     init(context: HomesContext) {
@@ -72,7 +75,8 @@ final class FavoritesTarget: MediatorTarget {
 }
 
 /// The account screens' target: `homes://account/login`.
-final class AccountTarget: MediatorTarget {
+@MainActor
+final class AccountTarget: @MainActor MediatorTarget {
     private unowned let context: HomesContext
 
     init(context: HomesContext) {
@@ -85,6 +89,7 @@ final class AccountTarget: MediatorTarget {
 }
 
 /// The screens' "category": typed calls, so no screen spells a target or action name.
+@MainActor
 extension Mediator {
     /// The detail screen of a listing.
     public func listingDetail(kind: String, id: Int) -> CommandOutcome {

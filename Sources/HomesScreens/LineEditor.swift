@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TextViews
 #if canImport(Glibc)
 import Glibc
@@ -105,7 +106,7 @@ public final class LineEditor {
     public func readLine(prompt: String) -> String? {
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else { return Swift.readLine() }
-        TerminalRestorer.save(original)
+        TerminalRestorer.save()
         var raw = original
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
@@ -188,22 +189,38 @@ public final class LineEditor {
     }
 }
 
-/// Puts the terminal back as it was if the process is stopped by a signal while the line
-/// editor holds it raw (restoring is async-signal-safe), then lets the signal proceed.
-enum TerminalRestorer {
-    nonisolated(unsafe) private static var original = termios()
-    nonisolated(unsafe) private static var installed = false
+/// Puts the terminal back as it was: when the app leaves on SIGTERM or SIGHUP
+/// (`restore()`), and if the process is stopped by a fatal signal while the line editor
+/// holds it raw (restoring is async-signal-safe), before the signal proceeds.
+public enum TerminalRestorer {
+    /// The settings the terminal had when first asked for: read once, before any change,
+    /// and never written again, so the signal handlers read it without a lock.
+    private static let original: termios = {
+        var settings = termios()
+        tcgetattr(STDIN_FILENO, &settings)
+        return settings
+    }()
+    private static let installed = Atomic(false)
 
-    static func save(_ settings: termios) {
-        original = settings
-        guard !installed else { return }
-        installed = true
-        for signal in [SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP] {
+    /// Remembers the terminal's settings (the first call only) and installs the handlers
+    /// that restore them on a fatal signal.
+    static func save() {
+        _ = original
+        guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        for signal in [SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP] {
             Glibc.signal(signal) { number in
-                tcsetattr(STDIN_FILENO, TCSANOW, &TerminalRestorer.original)
+                var settings = TerminalRestorer.original
+                tcsetattr(STDIN_FILENO, TCSANOW, &settings)
                 Glibc.signal(number, SIG_DFL)
                 raise(number)
             }
         }
+    }
+
+    /// Restores the terminal settings the line editor found, if it ever changed them.
+    public static func restore() {
+        guard installed.load(ordering: .acquiring) else { return }
+        var settings = original
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
     }
 }

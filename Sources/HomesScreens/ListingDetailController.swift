@@ -7,14 +7,16 @@ import TextViews
 import ViewModels
 
 /// Coordinates the detail screen: the listing, its favourite mark, and fav/unfav.
+@MainActor
 public final class ListingDetailController: Screen {
     public let name = "detail"
     public let rootView: any TextView
     public let changes: Signal<Void>
+    public let isBusy: Property<Bool>
     private let logic: ListingDetailLogic
     private let favorites: FavoritesLogic
     private let inquiry: InquiryLogic
-    private let now: () -> Date
+    private let now: @Sendable () -> Date
     private let title = LabelView()
     private let facts = TableView()
     private let mark = LabelView()
@@ -22,19 +24,19 @@ public final class ListingDetailController: Screen {
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
 
-    init(logic: ListingDetailLogic, favorites: FavoritesLogic, inquiry: InquiryLogic, now: @escaping () -> Date) {
+    init(logic: ListingDetailLogic, favorites: FavoritesLogic, inquiry: InquiryLogic, now: @escaping @Sendable () -> Date) {
         self.logic = logic
         self.favorites = favorites
         self.inquiry = inquiry
         self.now = now
         rootView = StackView([facts, mark, inquiryStatus])
         (changes, changed) = Signal<Void>.pipe()
+        isBusy = Property.combineLatest(logic.isLoading, inquiry.isSending).map { loading, sending in loading || sending }
         facts.emptyText = ""
         let isSaved = favorites.isSaved(kind: logic.kind.rawValue, listingID: logic.id)
-        let viewModel = Property.combineLatest(Property.combineLatest(logic.detail, logic.isLoading),
-                                               Property.combineLatest(logic.problem, isSaved))
-            .map { state, more in
-                ListingDetailViewModel(detail: state.0, isLoading: state.1, problem: more.0, isFavorite: more.1, now: now())
+        let viewModel = Property.combineLatest(logic.detail, logic.isLoading, logic.problem, isSaved)
+            .map { detail, isLoading, problem, isSaved in
+                ListingDetailViewModel(detail: detail, isLoading: isLoading, problem: problem, isFavorite: isSaved, now: now())
             }
         viewModel.bind(\.title, to: facts) { view, title in view.title = title }.dispose(in: bag)
         viewModel.bind(\.facts, to: facts) { view, facts in view.rows = facts }.dispose(in: bag)
@@ -46,7 +48,11 @@ public final class ListingDetailController: Screen {
         logic.load()
     }
 
-    public var isBusy: Bool { logic.isLoading.value || inquiry.isSending.value }
+
+    public func cancelWork() {
+        logic.cancel()
+        inquiry.cancel()
+    }
 
     // MARK: - Commands
 
@@ -67,7 +73,7 @@ public final class ListingDetailController: Screen {
             guard arguments.isEmpty else { return .error("usage: \(command)") }
             guard let detail = logic.detail.value else { return .error("the listing has not loaded") }
             let problem = command == "fav"
-                ? favorites.save(kind: detail.kind.rawValue, listingID: detail.id, name: detail.name, price: detail.price, now: now())
+                ? favorites.save(kind: detail.kind.rawValue, listingID: detail.id, name: detail.name, price: detail.price)
                 : favorites.remove(kind: detail.kind.rawValue, listingID: detail.id)
             return problem.map(CommandOutcome.error) ?? .handled
         default:

@@ -8,6 +8,7 @@ import ViewModels
 
 /// Coordinates the listing list: binds the logic's state, through the view model, to the
 /// table view, and forwards the user's intents to the logic. Nothing else.
+@MainActor
 public final class ListingListController: Screen {
     public let name = "listings"
     public let rootView: any TextView
@@ -15,7 +16,7 @@ public final class ListingListController: Screen {
     private let logic: ListingLogic
     private let favorites: FavoritesLogic
     private let mediator: Mediator
-    private let now: () -> Date
+    private let now: @Sendable () -> Date
     private let table = TableView()
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
@@ -41,7 +42,11 @@ public final class ListingListController: Screen {
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
     }
 
-    public var isBusy: Bool { logic.isLoading.value }
+    public var isBusy: Property<Bool> { logic.isLoading }
+
+    public func cancelWork() {
+        logic.cancel()
+    }
 
     // MARK: - Commands
 
@@ -109,7 +114,7 @@ public final class ListingListController: Screen {
             return mediator.listingDetail(kind: listing.kind.rawValue, id: listing.id)
         case "fav":
             let problem = favorites.save(kind: listing.kind.rawValue, listingID: listing.id, name: listing.name,
-                                         price: listing.price, now: now())
+                                         price: listing.price)
             return problem.map(CommandOutcome.error) ?? .handled
         default:
             return favorites.remove(kind: listing.kind.rawValue, listingID: listing.id).map(CommandOutcome.error) ?? .handled
@@ -119,15 +124,14 @@ public final class ListingListController: Screen {
     // MARK: - Factories
 
     private static func viewModel(of logic: ListingLogic, favorites: FavoritesLogic,
-                                  now: @escaping () -> Date) -> Property<ListingListViewModel> {
-        let content = Property.combineLatest(Property.combineLatest(logic.kind, logic.listings), logic.filters)
-        let progress = Property.combineLatest(Property.combineLatest(logic.isLoading, logic.isComplete), logic.problem)
+                                  now: @escaping @Sendable () -> Date) -> Property<ListingListViewModel> {
         let saved = favorites.favorites.map { Set($0.map { "\($0.kind)/\($0.listingID)" }) }
-        return Property.combineLatest(Property.combineLatest(content, progress), saved).map { state, saved in
-            let (content, progress) = state
-            return ListingListViewModel(kind: content.0.0, listings: content.0.1, filters: content.1,
-                                        isLoading: progress.0.0, isComplete: progress.0.1, problem: progress.1, now: now(),
-                                        isSaved: { saved.contains("\($0.kind.rawValue)/\($0.id)") })
-        }
+        return Property.combineLatest(logic.kind, logic.listings, logic.filters, logic.isLoading, logic.isComplete,
+                                      logic.problem, saved)
+            .map { kind, listings, filters, isLoading, isComplete, problem, saved in
+                ListingListViewModel(kind: kind, listings: listings, filters: filters, isLoading: isLoading,
+                                     isComplete: isComplete, problem: problem, now: now(),
+                                     isSaved: { saved.contains("\($0.kind.rawValue)/\($0.id)") })
+            }
     }
 }

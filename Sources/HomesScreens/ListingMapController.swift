@@ -4,6 +4,7 @@ import TextViews
 import ViewModels
 
 /// Coordinates the map of the page last loaded: the second reformer over the same data.
+@MainActor
 final class ListingMapController: Screen {
     let name = "map"
     let rootView: any TextView
@@ -21,7 +22,7 @@ final class ListingMapController: Screen {
         rootView = StackView([legend, grid])
     }
 
-    var isBusy: Bool { false }
+    let isBusy = Property(value: false)
     var commands: [CommandHelp] { [] }
 
     func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {

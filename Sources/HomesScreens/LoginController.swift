@@ -5,6 +5,7 @@ import ViewModels
 
 /// Coordinates the sign-in form: fields set one command at a time, validation messages
 /// bound to every change, and a submit that cannot run twice or while the form is invalid.
+@MainActor
 public final class LoginController: Screen {
     public let name = "login"
     public let rootView: any TextView
@@ -21,29 +22,32 @@ public final class LoginController: Screen {
         rootView = StackView([form, submitLine])
         (changes, changed) = Signal<Void>.pipe()
         form.title = "Sign in"
-        let fields = Property.combineLatest(
-            Property.combineLatest(logic.username, logic.password),
-            Property.combineLatest(logic.usernameProblem, logic.passwordProblem))
-        let state = Property.combineLatest(
-            Property.combineLatest(logic.submit.isEnabled, logic.submit.isExecuting),
-            Property.combineLatest(logic.signedInAs, failure))
-        let viewModel = Property.combineLatest(fields, state).map { fields, state in
-            LoginViewModel(username: fields.0.0, password: fields.0.1, usernameProblem: fields.1.0,
-                           passwordProblem: fields.1.1, canSubmit: state.0.0, isSubmitting: state.0.1,
-                           signedInAs: state.1.0, failure: state.1.1)
+        let viewModel = Property.combineLatest(
+            logic.username, logic.password, logic.usernameProblem, logic.passwordProblem,
+            logic.submit.isEnabled, logic.submit.isExecuting, logic.signedInAs, failure
+        ).map { username, password, usernameProblem, passwordProblem, canSubmit, isSubmitting, signedInAs, failure in
+            LoginViewModel(username: username, password: password, usernameProblem: usernameProblem,
+                           passwordProblem: passwordProblem, canSubmit: canSubmit, isSubmitting: isSubmitting,
+                           signedInAs: signedInAs, failure: failure)
         }
         viewModel.bind(\.rows, to: form) { form, rows in form.rows = rows }.dispose(in: bag)
         viewModel.bind(\.status, to: form) { form, status in form.status = status }.dispose(in: bag)
         viewModel.bind(\.submitLine, to: submitLine) { label, text in label.text = text }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
-        logic.submit.errors.observe { [failure] error in failure.value = "\(error)" }.dispose(in: bag)
+        logic.submit.errors.observe { [failure] error in
+            failure.value = error is CancellationError ? "cancelled" : "\(error)"
+        }.dispose(in: bag)
         logic.submit.values.observe { [failure] _ in failure.value = nil }.dispose(in: bag)
         // A changed field makes the last failure stale.
         Signal.merge(logic.username.signal, logic.password.signal)
             .observe { [failure] _ in if failure.value != nil { failure.value = nil } }.dispose(in: bag)
     }
 
-    public var isBusy: Bool { logic.submit.isExecuting.value }
+    public var isBusy: Property<Bool> { logic.submit.isExecuting }
+
+    public func cancelWork() {
+        logic.submit.cancel()
+    }
 
     // MARK: - Commands
 
@@ -61,7 +65,7 @@ public final class LoginController: Screen {
             return .handled
         case "submit":
             guard arguments.isEmpty else { return .error("usage: submit") }
-            if logic.submit.apply(()) { return .handled }
+            if logic.submit.apply() { return .handled }
             return .error(logic.submit.isExecuting.value ? "already signing in" : "fix the form first")
         default:
             return nil

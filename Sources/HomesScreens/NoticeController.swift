@@ -2,6 +2,7 @@ import Signals
 import TextViews
 
 /// The notice screen: what a not-found route or a failure says.
+@MainActor
 public final class NoticeController: Screen {
     public let name = "notice"
     public let rootView: any TextView
@@ -14,7 +15,7 @@ public final class NoticeController: Screen {
         (changes, input) = Signal<Void>.pipe()
     }
 
-    public var isBusy: Bool { false }
+    public let isBusy = Property(value: false)
     public var commands: [CommandHelp] { [] }
 
     public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {

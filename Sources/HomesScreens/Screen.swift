@@ -15,6 +15,23 @@ public struct CommandHelp: Sendable {
     }
 }
 
+extension CommandHelp {
+    /// `commands` as two columns, usage and summary, the summaries wrapped to `width`.
+    static func table(_ commands: [CommandHelp], width: Int) -> String {
+        let usageWidth = min(24, (commands.map { DisplayText.width($0.usage) }.max() ?? 0))
+        let summaryWidth = max(20, width - usageWidth - 4)
+        var lines: [String] = []
+        for command in commands {
+            let summary = DisplayText.wrap(command.summary, to: summaryWidth)
+            for (index, part) in summary.enumerated() {
+                let usage = index == 0 ? DisplayText.fit(command.usage, to: usageWidth) : String(repeating: " ", count: usageWidth)
+                lines.append("  " + usage + "  " + part)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
 /// What a command did to the session.
 public enum CommandOutcome {
     /// Handled; the screen stays.
@@ -30,6 +47,7 @@ public enum CommandOutcome {
 }
 
 /// A screen of the REPL: a controller's root view and the commands it takes.
+@MainActor
 public protocol Screen: AnyObject {
     /// The screen's name for the prompt.
     var name: String { get }
@@ -37,16 +55,25 @@ public protocol Screen: AnyObject {
     var rootView: any TextView { get }
     /// The commands of this screen.
     var commands: [CommandHelp] { get }
-    /// True while work the screen started has not settled (a request in flight).
-    var isBusy: Bool { get }
+    /// True while work the screen started has not settled (a request in flight); the
+    /// REPL observes it to know when a command's work is done.
+    var isBusy: Property<Bool> { get }
     /// Sends `()` whenever bound state changed, so the REPL can redraw.
     var changes: Signal<Void> { get }
     /// Handles a command of this screen; nil when it is not one of its commands.
     func handle(_ command: String, _ arguments: [String]) -> CommandOutcome?
+    /// Stops the work in flight (Ctrl-C): requests are cancelled and the screen says so.
+    func cancelWork()
+}
+
+extension Screen {
+    /// Does nothing: the screen starts no work of its own.
+    public func cancelWork() {}
 }
 
 /// Sees every screen appear and disappear: how app-wide behaviour (page-view logging) is
 /// added to every controller without a base class.
+@MainActor
 public protocol ScreenLifecycleObserver: AnyObject {
     /// The screen named `name` is now shown.
     func screenDidAppear(_ name: String)

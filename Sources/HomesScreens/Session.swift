@@ -1,99 +1,102 @@
-import Dispatch
 import Foundation
 import Mediator
 import Networking
 import Signals
 import TextViews
 
-/// The REPL: reads a command per line, hands it to the current screen on the app queue,
-/// and shows the screen once the work it started has settled.
+/// The REPL: reads a command per line, hands it to the current screen, and shows the
+/// screen once the work it started has settled.
 ///
-/// On a terminal the screen is also redrawn whenever bound state changes (a response
-/// landing). With a piped script the output is deterministic: each command's output
-/// appears after its work settled, with no prompts or spinners.
+/// It lives on the main actor with the screens. Lines are read off the main actor (a
+/// blocking read never holds it up), so responses land and the screen redraws while the
+/// user types. "Settled" is observed, never polled: the session waits until no screen's
+/// `isBusy` property is true. On a terminal the screen is also redrawn whenever bound
+/// state changes (a response landing). With a piped script the output is deterministic:
+/// each command's output appears after its work settled, with no prompts or spinners.
+@MainActor
 public final class Session {
-    private let queue: DispatchQueue
     private let context: HomesContext
     private let terminal: Terminal
-    private let write: (String) -> Void
-    private let settleLimit: Duration
+    private let write: @Sendable (String) -> Void
     private let lifecycle: [any ScreenLifecycleObserver]
     private var stack: [any Screen] = []
     /// Screens popped since the last settle: their work must settle too, so the next line
     /// never races it.
     private var popped: [any Screen] = []
     private var redraw: Disposable?
-    /// True while a command runs (touched on the app queue): redraws wait for it to settle.
+    /// True while a command runs or its work settles: redraws wait for it.
     private var isRunningCommand = false
-    private let output = NSLock()
 
-    /// A session showing `root`, running screens on `queue`, writing with `write`. A
-    /// command's output waits until its work settles, at most `settleLimit` (longer than
-    /// any request may take, so piped output stays deterministic).
-    public init(root: any Screen, context: HomesContext, queue: DispatchQueue, terminal: Terminal,
-                settleLimit: Duration = .seconds(30), lifecycle: [any ScreenLifecycleObserver] = [],
-                write: @escaping (String) -> Void) {
-        self.queue = queue
+    /// A session showing `root`, writing with `write` (from the main actor and from the
+    /// line editor's thread, one text at a time).
+    public init(root: any Screen, context: HomesContext, terminal: Terminal,
+                lifecycle: [any ScreenLifecycleObserver] = [],
+                write: @escaping @Sendable (String) -> Void) {
         self.lifecycle = lifecycle
         self.context = context
         self.terminal = terminal
-        self.settleLimit = settleLimit
-        let output = self.output
-        // One writer: the REPL and redraws on the app queue never interleave their text.
+        let output = OutputLock()
+        // Error lines in red on a colour terminal; never with NO_COLOR or in a pipe.
         let colors = terminal.usesColor
         self.write = { text in
-            // Error lines in red on a colour terminal; never with NO_COLOR or in a pipe.
             let shown = colors && text.hasPrefix("error: ") ? "\u{1B}[31m" + text.dropLast() + "\u{1B}[0m\n" : text
-            output.lock()
-            write(shown)
-            output.unlock()
+            output.withLock { write(shown) }
         }
         stack = [root]
     }
 
-    /// Runs until end of input or `quit`.
-    public func run(readLine: () -> String?) {
-        queue.sync { if let root = stack.last { appeared(root) } }
-        settleAndShow()
-        while true {
-            guard let line = readLine() else { break }
-            guard execute(line) else { break }
+    /// Shows the first screen once its first work settled, then runs one line after
+    /// another until end of input or `quit`.
+    ///
+    /// `nextLine` is called off the main actor, once the previous line's work settled and
+    /// its screen was shown; it may block (a terminal read) and returns nil at end of input.
+    public func run(nextLine: @escaping @Sendable () -> String?) async {
+        if let root = stack.last { appeared(root) }
+        await settleAndShow()
+        let reader = LineReader(nextLine)
+        while let line = await reader.next() {
+            guard await execute(line) else { break }
         }
     }
 
     /// Runs on a terminal: the line editor shows the prompt and keeps the history.
-    public func runInteractively() {
-        let editor = LineEditor(write: write)
-        run { editor.readLine(prompt: "homes> ") }
+    public func runInteractively() async {
+        let editor = LockedEditor(LineEditor(write: write))
+        await run { editor.readLine(prompt: "homes> ") }
     }
 
-    /// Runs one command line; false when the session should end.
+    /// Runs one command line and waits until its work settled; false when the session
+    /// should end.
     ///
     /// Commands separated by `;` run one after another without waiting for each other's
     /// work (so `refresh; filter rooms 2` cancels the refresh in flight); the screen shows
     /// once, when the last has settled. `ask` takes the rest of its line, `;` included.
-    public func execute(_ line: String) -> Bool {
-        queue.sync { isRunningCommand = true }
-        defer { queue.sync { isRunningCommand = false } }
+    public func execute(_ line: String) async -> Bool {
         let commands = CommandParser.commands(in: line)
         guard !commands.isEmpty else { return true }
+        isRunningCommand = true
+        defer { isRunningCommand = false }
         if !terminal.isInteractive { write("> \(line.trimmingCharacters(in: .whitespaces))\n") }
-        // One turn of the app queue: no response can land between the commands of a line.
-        let results: [Result] = queue.sync {
-            var results: [Result] = []
-            for words in commands where results.last != .quit {
-                results.append(run(words[0].lowercased(), Array(words.dropFirst())))
-            }
-            return results
+        // Synchronously on the main actor: no response can land between the commands of a line.
+        var results: [Result] = []
+        for words in commands where results.last != .quit {
+            results.append(run(words[0].lowercased(), Array(words.dropFirst())))
         }
-        if results.contains(.changed) { settleAndShow() }
+        if results.contains(.changed) { await settleAndShow() }
         return !results.contains(.quit)
+    }
+
+    /// Ctrl-C: stops the work in flight on every screen; true if there was some.
+    @discardableResult
+    public func interrupt() -> Bool {
+        let busy = (stack + popped).filter { $0.isBusy.value }
+        busy.forEach { $0.cancelWork() }
+        return !busy.isEmpty
     }
 
     private enum Result { case quit, written, changed }
 
-    /// Runs one command on the app queue: `.changed` when the screen should be shown once
-    /// its work settles.
+    /// Runs one command: `.changed` when the screen should be shown once its work settles.
     private func run(_ command: String, _ arguments: [String]) -> Result {
         switch command {
         case "quit", "exit":
@@ -128,7 +131,7 @@ public final class Session {
         return .changed
     }
 
-    // MARK: - Navigation (on the app queue)
+    // MARK: - Navigation
 
     private func push(_ screen: any Screen) {
         if let top = stack.last { lifecycle.forEach { $0.screenDidDisappear(top.name) } }
@@ -153,39 +156,35 @@ public final class Session {
             CommandHelp(usage: "help", summary: "list these commands"),
             CommandHelp(usage: "quit", summary: "leave homes"),
         ]
-        let usageWidth = min(24, (commands.map { DisplayText.width($0.usage) }.max() ?? 0))
-        let summaryWidth = max(20, terminal.width - usageWidth - 4)
-        var lines: [String] = []
-        for command in commands {
-            let summary = DisplayText.wrap(command.summary, to: summaryWidth)
-            for (index, part) in summary.enumerated() {
-                let usage = index == 0 ? DisplayText.fit(command.usage, to: usageWidth) : String(repeating: " ", count: usageWidth)
-                lines.append("  " + usage + "  " + part)
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
+        return CommandHelp.table(commands, width: terminal.width)
     }
 
-    /// Waits (up to `settleLimit`) until the work of every screen (shown, below, or popped
-    /// since the last settle) has settled, then draws the top one.
-    private func settleAndShow() {
-        let deadline = ContinuousClock.now + settleLimit
-        while queue.sync(execute: { (stack + popped).contains { $0.isBusy } }), ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        let lines: [String] = queue.sync {
-            popped = []
-            if terminal.isInteractive { watch() }
-            return stack.last?.rootView.render(width: terminal.width) ?? []
-        }
+    // MARK: - Settling and drawing
+
+    /// Waits until the work of every screen (shown, below, or popped since the last
+    /// settle) has settled, then draws the top one.
+    private func settleAndShow() async {
+        await settled()
+        popped = []
+        if terminal.isInteractive { watch() }
+        let lines = stack.last?.rootView.render(width: terminal.width) ?? []
         write(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// Returns once no screen is busy. Each screen's `isBusy` is observed until it is
+    /// false; a screen that turns busy again meanwhile (work started by a response) is
+    /// waited for too, because the check repeats until every screen is idle at once.
+    func settled() async {
+        while let busy = (stack + popped).first(where: { $0.isBusy.value }) {
+            for await isBusy in busy.isBusy.values where !isBusy { break }
+        }
     }
 
     /// On a terminal, redraws the screen whenever its bound state changes.
     private func watch() {
         redraw?.dispose()
         guard let screen = stack.last else { return }
-        redraw = screen.changes.observe { [weak self, weak screen] in
+        redraw = screen.changes.observeOnMainActor { [weak self, weak screen] in
             guard let self, let screen, !self.isRunningCommand else { return }
             let lines = screen.rootView.render(width: self.terminal.width)
             self.write("\n" + lines.joined(separator: "\n") + "\nhomes> ")

@@ -23,19 +23,28 @@ public struct InquiryMessage: Sendable {
 }
 
 /// How one kind of message is sent; the sender picks one per message.
+@MainActor
 public protocol InquiryStrategy {
     /// Sends `message`; calls `completion` once with the inquiry's reference or an error.
     func send(_ message: InquiryMessage, completion: @escaping (Result<String, InquiryError>) -> Void)
+    /// Stops the message on its way, if any: its completion reports the cancellation.
+    func cancel()
+}
+
+extension InquiryStrategy {
+    /// Does nothing: a strategy that finishes at once has nothing to stop.
+    public func cancel() {}
 }
 
 /// Why an inquiry was not sent.
-public struct InquiryError: Error, Equatable, CustomStringConvertible {
+public struct InquiryError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What went wrong.
     public let description: String
 }
 
 /// Sends inquiries: the controller makes one call and gets one result, whatever the
 /// message needs (the strategy pattern).
+@MainActor
 public final class InquirySender {
     private let plain: any InquiryStrategy
     private let withPhoto: any InquiryStrategy
@@ -56,45 +65,75 @@ public final class InquirySender {
     public func send(_ message: InquiryMessage, completion: @escaping (Result<String, InquiryError>) -> Void) {
         (message.photo == nil ? plain : withPhoto).send(message, completion: completion)
     }
+
+    /// Stops the message on its way, if any.
+    public func cancel() {
+        plain.cancel()
+        withPhoto.cancel()
+    }
 }
 
 // MARK: - Strategies
 
 /// One call: `inquiry/send`.
-struct PlainInquiryStrategy: InquiryStrategy {
-    let engine: APIEngine
+final class PlainInquiryStrategy: InquiryStrategy {
+    private let engine: APIEngine
+    private weak var current: Call?
+
+    init(engine: APIEngine) {
+        self.engine = engine
+    }
 
     func send(_ message: InquiryMessage, completion: @escaping (Result<String, InquiryError>) -> Void) {
-        Call(InquiryAPI(method: "inquiry/send"), engine: engine, parameters: [
+        let call = Call(InquiryAPI(method: "inquiry/send"), engine: engine, parameters: [
             "kind": message.kind, "id": String(message.listingID), "text": message.text,
         ]) { result in
             completion(result.flatMap { reference($0) })
         }
+        current = call
+    }
+
+    func cancel() {
+        current?.cancel()
     }
 }
 
 /// Three calls: ask for an upload slot, upload the photo to it, then send with its URL.
-struct PhotoInquiryStrategy: InquiryStrategy {
-    let engine: APIEngine
+/// Cancelling stops the call in flight, and no later call starts.
+final class PhotoInquiryStrategy: InquiryStrategy {
+    private let engine: APIEngine
+    private weak var current: Call?
+
+    init(engine: APIEngine) {
+        self.engine = engine
+    }
 
     func send(_ message: InquiryMessage, completion: @escaping (Result<String, InquiryError>) -> Void) {
         let engine = self.engine
-        Call(InquiryAPI(method: "inquiry/upload-slot"), engine: engine, parameters: [:]) { slot in
+        let first = Call(InquiryAPI(method: "inquiry/upload-slot"), engine: engine, parameters: [:]) { [weak self] slot in
             guard case .success(let data) = slot, let slotID = data["slot"]?.stringValue else {
                 return completion(.failure(slot.failure ?? InquiryError(description: "no upload slot")))
             }
             let photo = message.photo?.base64EncodedString() ?? ""
-            Call(InquiryAPI(method: "inquiry/upload"), engine: engine, parameters: ["slot": slotID, "photo": photo]) { upload in
+            let second = Call(InquiryAPI(method: "inquiry/upload"), engine: engine,
+                              parameters: ["slot": slotID, "photo": photo]) { [weak self] upload in
                 guard case .success(let uploaded) = upload, let url = uploaded["url"]?.stringValue else {
                     return completion(.failure(upload.failure ?? InquiryError(description: "the photo was not stored")))
                 }
-                Call(InquiryAPI(method: "inquiry/send"), engine: engine, parameters: [
+                let third = Call(InquiryAPI(method: "inquiry/send"), engine: engine, parameters: [
                     "kind": message.kind, "id": String(message.listingID), "text": message.text, "photo_url": url,
                 ]) { sent in
                     completion(sent.flatMap { reference($0) })
                 }
+                self?.current = third
             }
+            self?.current = second
         }
+        current = first
+    }
+
+    func cancel() {
+        current?.cancel()
     }
 }
 
@@ -125,7 +164,8 @@ struct InquiryAPI: APIDefinition {
 
 /// One call of one API, landing in a closure: the strategies' building block. It keeps
 /// itself alive until its call lands.
-final class Call: APIManagerDelegate, APIManagerParameterSource, @unchecked Sendable {
+@MainActor
+final class Call: APIManagerDelegate, APIManagerParameterSource {
     private let manager: APIManager<InquiryAPI>
     private let parameters: [String: String]
     private var completion: ((Result<JSONValue, InquiryError>) -> Void)?
@@ -141,6 +181,11 @@ final class Call: APIManagerDelegate, APIManagerParameterSource, @unchecked Send
         manager.parameterSource = self
         keepAlive = self
         if !manager.loadData() { land(.failure(InquiryError(description: "the call did not start"))) }
+    }
+
+    /// Stops the call; it lands as a failure saying so.
+    func cancel() {
+        manager.cancelAllRequests()
     }
 
     func parameters(for manager: any APIManaging) -> [String: String] {
@@ -164,7 +209,8 @@ final class Call: APIManagerDelegate, APIManagerParameterSource, @unchecked Send
 }
 
 /// The inquiry form's logic: reads the photo, sends through the sender, tells the result.
-public final class InquiryLogic: @unchecked Sendable {
+@MainActor
+public final class InquiryLogic {
     /// Sending, sent or failed, for the screen.
     public let status: Property<String?>
     /// Whether a message is on its way.
@@ -202,6 +248,12 @@ public final class InquiryLogic: @unchecked Sendable {
             return .failure(InquiryError(description: "the photo is larger than \(maximumPhotoSize / 1024) KB"))
         }
         return .success(data)
+    }
+
+    /// Stops the message on its way, if any; the status then says it was not sent.
+    public func cancel() {
+        guard sendingState.value else { return }
+        sender.cancel()
     }
 
     /// Asks about a listing; returns a problem at once for bad input.

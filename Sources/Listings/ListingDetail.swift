@@ -80,7 +80,8 @@ public struct ListingDetailReformer: APIReformer {
 }
 
 /// Loads one listing's detail.
-public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSource, @unchecked Sendable {
+@MainActor
+public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSource {
     /// The listing, once loaded.
     public let detail: Property<ListingDetail?>
     /// Whether it is loading.
@@ -117,6 +118,11 @@ public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSo
     /// Reloads the listing from the network.
     public func reload() {
         start(ignoringCache: true)
+    }
+
+    /// Stops the load in flight, if any; the problem then says it was cancelled.
+    public func cancel() {
+        manager.cancelAllRequests()
     }
 
     private func start(ignoringCache: Bool) {

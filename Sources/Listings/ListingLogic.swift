@@ -4,7 +4,8 @@ import Signals
 
 /// The business logic of the listing list: which kind is shown, with which filters, the
 /// pages loaded so far, and what is going on. Drives the three list API managers.
-public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, @unchecked Sendable {
+@MainActor
+public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
     /// The listings loaded so far, page after page.
     public let listings: Property<[ListingSummary]>
     /// The kind shown.
@@ -63,6 +64,13 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, 
     public func loadMore() -> Bool {
         guard hasFirstPage, !loadingState.value, !completeState.value else { return false }
         return load(firstPage: false, fresh: false)
+    }
+
+    /// Stops the load in flight, if any, and says so in `problem`.
+    public func cancel() {
+        guard loadingState.value else { return }
+        managers[kindState.value]?.cancelAllRequests()
+        problemState.value = "cancelled"
     }
 
     /// Reloads the first page from the network; a refresh while loading is ignored.

@@ -21,7 +21,8 @@ public struct LoginAPI: APIDefinition {
 }
 
 /// The sign-in form's business logic: the fields, their rules, and submitting them once.
-public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource, @unchecked Sendable {
+@MainActor
+public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
     /// Who signs in.
     public let username = MutableProperty("")
     /// Their password.
@@ -30,14 +31,19 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource, @u
     public let usernameProblem: Property<String?>
     /// What is wrong with the password, if anything (nil while it is empty).
     public let passwordProblem: Property<String?>
-    /// Submits the form: enabled only while both fields are valid, never twice at once.
-    public let submit: Action<Void, String>
     /// The signed-in user, once signed in.
     public let signedInAs: Property<String?>
+    /// Submits the form: enabled only while both fields are valid, never twice at once;
+    /// `cancel()` stops the request in flight.
+    public private(set) lazy var submit = Action<Void, String>(enabledIf: isValid) { [weak self] in
+        guard let self else { throw CancellationError() }
+        return try await signIn()
+    }
 
+    private let isValid: Property<Bool>
     private let signedIn = MutableProperty<String?>(nil)
     private let manager: APIManager<LoginAPI>
-    private var finish: ((Result<String, any Error>) -> Void)?
+    private var finish: CheckedContinuation<String, any Error>?
 
     /// Why a sign-in failed.
     public struct Failure: Error, CustomStringConvertible {
@@ -49,16 +55,10 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource, @u
         manager = APIManager(LoginAPI(), engine: engine)
         usernameProblem = username.map { $0.isEmpty ? nil : LoginLogic.problem(username: $0) }
         passwordProblem = password.map { $0.isEmpty ? nil : LoginLogic.problem(password: $0) }
-        let isValid = Property.combineLatest(username, password).map { name, secret in
+        isValid = Property.combineLatest(username, password).map { name, secret in
             LoginLogic.problem(username: name) == nil && LoginLogic.problem(password: secret) == nil
         }
         signedInAs = Property(signedIn)
-        var start: (@escaping (Result<String, any Error>) -> Void) -> Void = { _ in }
-        submit = Action(enabledIf: isValid) { _, done in start(done) }
-        start = { [unowned self] done in
-            finish = done
-            if !manager.loadData() { complete(.failure(Failure(description: "already signing in"))) }
-        }
         manager.delegate = self
         manager.parameterSource = self
     }
@@ -71,7 +71,7 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource, @u
     // MARK: - Rules (strong business logic)
 
     /// 3 to 20 letters, digits or underscores.
-    public static func problem(username: String) -> String? {
+    public nonisolated static func problem(username: String) -> String? {
         guard (3...20).contains(username.count) else { return "a username has 3 to 20 characters" }
         guard username.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             return "a username has only letters, digits and _"
@@ -80,7 +80,7 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource, @u
     }
 
     /// At least 8 characters, with a digit.
-    public static func problem(password: String) -> String? {
+    public nonisolated static func problem(password: String) -> String? {
         guard password.count >= 8 else { return "a password has at least 8 characters" }
         guard password.contains(where: \.isNumber) else { return "a password needs a digit" }
         return nil
@@ -104,9 +104,23 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource, @u
         complete(.failure(Failure(description: manager.lastResult?.message ?? "signing in failed")))
     }
 
+    // MARK: - Private
+
+    /// One sign-in request; cancelling the task cancels the request.
+    private func signIn() async throws -> String {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                finish = continuation
+                if !manager.loadData() { complete(.failure(Failure(description: "already signing in"))) }
+            }
+        } onCancel: {
+            Task { @MainActor [weak self] in self?.manager.cancelAllRequests() }
+        }
+    }
+
     private func complete(_ result: Result<String, any Error>) {
         let done = finish
         finish = nil
-        done?(result)
+        done?.resume(with: result)
     }
 }

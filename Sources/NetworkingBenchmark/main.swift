@@ -13,8 +13,9 @@ struct BenchAPI: APIDefinition {
 }
 
 /// Issues the next call from each callback until `remaining` reaches zero.
-final class Driver: APIManagerDelegate, APIManagerParameterSource, @unchecked Sendable {
-    let done = DispatchSemaphore(value: 0)
+@MainActor
+final class Driver: APIManagerDelegate, APIManagerParameterSource {
+    var done: CheckedContinuation<Void, Never>?
     private var remaining: Int
     private(set) var failures = 0
     var reload: () -> Void = {}
@@ -38,7 +39,7 @@ final class Driver: APIManagerDelegate, APIManagerParameterSource, @unchecked Se
 
     private func next() {
         remaining -= 1
-        if remaining > 0 { reload() } else { done.signal() }
+        if remaining > 0 { reload() } else { done?.resume() }
     }
 }
 
@@ -53,16 +54,19 @@ let services = ServiceRegistry([
     APIService(name: "signed", baseURL: URL(string: "http://in-process/v1")!, signingSecret: secret),
 ])
 
-func run(_ title: String, service: String, cache: CachePolicy) {
+@MainActor
+func run(_ title: String, service: String, cache: CachePolicy) async {
     let engine = APIEngine(services: services, transport: transport)
     let manager = APIManager(BenchAPI(serviceName: service, cachePolicy: cache), engine: engine)
     let driver = Driver(count: count)
     manager.delegate = driver
     manager.parameterSource = driver
-    driver.reload = { manager.loadData() }
+    driver.reload = { [unowned manager] in manager.loadData() }
     let start = DispatchTime.now().uptimeNanoseconds
-    manager.loadData()
-    driver.done.wait()
+    await withCheckedContinuation { continuation in
+        driver.done = continuation
+        manager.loadData()
+    }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let line = title.padding(toLength: 34, withPad: " ", startingAt: 0)
     print(line + String(format: "%10.0f requests/s  %7.1f µs/request  (%d failed)",
@@ -70,7 +74,7 @@ func run(_ title: String, service: String, cache: CachePolicy) {
 }
 
 print("\(count) sequential requests per mode, each with a 20-item JSON response")
-run("no cache, unsigned", service: "plain", cache: .none)
-run("no cache, signed", service: "signed", cache: .none)
-run("memory cache hits, unsigned", service: "plain", cache: .memory())
-run("memory cache hits, signed", service: "signed", cache: .memory())
+await run("no cache, unsigned", service: "plain", cache: .none)
+await run("no cache, signed", service: "signed", cache: .none)
+await run("memory cache hits, unsigned", service: "plain", cache: .memory())
+await run("memory cache hits, signed", service: "signed", cache: .memory())

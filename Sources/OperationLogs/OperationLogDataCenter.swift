@@ -3,7 +3,7 @@ import Networking
 import Persistence
 
 /// The operation-log store over SQLite: entries survive a restart until uploaded.
-public final class OperationLogDataCenter: OperationLogStore, @unchecked Sendable {
+public final class OperationLogDataCenter: OperationLogStore, Sendable {
     struct EntryTable: Table {
         let database: Database
         let name = "operation_log"
@@ -58,8 +58,8 @@ public final class OperationLogDataCenter: OperationLogStore, @unchecked Sendabl
 }
 
 /// Uploads batches through the `logs/upload` API.
-public final class OperationLogAPIUploader: OperationLogUploader, APIManagerDelegate, APIManagerParameterSource,
-    @unchecked Sendable {
+@MainActor
+public final class OperationLogAPIUploader: OperationLogUploader, APIManagerDelegate, APIManagerParameterSource {
     struct UploadAPI: APIDefinition {
         let serviceName = "account"
         let methodName = "logs/upload"
@@ -71,9 +71,8 @@ public final class OperationLogAPIUploader: OperationLogUploader, APIManagerDele
     }
 
     private let manager: APIManager<UploadAPI>
-    private let lock = NSLock()
     private var batch: [OperationLogEntry] = []
-    private var completion: (@Sendable (Bool) -> Void)?
+    private var completion: ((Bool) -> Void)?
 
     /// An uploader through `engine`.
     public init(engine: APIEngine) {
@@ -82,17 +81,13 @@ public final class OperationLogAPIUploader: OperationLogUploader, APIManagerDele
         manager.parameterSource = self
     }
 
-    public func upload(_ batch: [OperationLogEntry], completion: @escaping @Sendable (Bool) -> Void) {
-        lock.lock()
+    public func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void) {
         self.batch = batch
         self.completion = completion
-        lock.unlock()
         if !manager.loadData() { finish(false) }
     }
 
     public func parameters(for manager: any APIManaging) -> [String: String] {
-        lock.lock()
-        defer { lock.unlock() }
         let events = batch.map { "\($0.sequence):\($0.event):\($0.attributes["screen"] ?? "")" }
         return ["count": String(batch.count), "events": events.joined(separator: ",")]
     }
@@ -101,10 +96,8 @@ public final class OperationLogAPIUploader: OperationLogUploader, APIManagerDele
     public func apiManagerDidFail(_ manager: any APIManaging) { finish(false) }
 
     private func finish(_ succeeded: Bool) {
-        lock.lock()
         let done = completion
         completion = nil
-        lock.unlock()
         done?(succeeded)
     }
 }

@@ -79,7 +79,7 @@ report("A", "map -> filter -> scan, 10M sends", target: "<= 125 ns, 0 allocs") {
     let subscription = signal
         .map { $0 &+ 1 }
         .filter { $0 & 1 == 0 }
-        .scan(0, &+)
+        .scan(0) { $0 &+ $1 }
         .observe { sink.total = $0 }
     defer { subscription.dispose() }
     return measure(events: sends) {

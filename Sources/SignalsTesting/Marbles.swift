@@ -57,7 +57,7 @@ extension TestScheduler {
     /// Schedules the events of `diagram` on `input`, one frame every `frame`, starting now.
     ///
     /// Fails the test if the diagram cannot be parsed.
-    public func drive<Value>(
+    public func drive<Value: Sendable>(
         _ input: Signal<Value>.Input,
         with diagram: String,
         values: [Character: Value] = [:],
@@ -77,7 +77,7 @@ extension TestScheduler {
     }
 
     /// Schedules the values of `diagram` as sets of `property`, one frame every `frame`.
-    public func drive<Value>(
+    public func drive<Value: Sendable>(
         _ property: MutableProperty<Value>,
         with diagram: String,
         values: [Character: Value] = [:],

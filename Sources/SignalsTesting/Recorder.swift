@@ -11,6 +11,8 @@ public enum RecordedEvent<Value> {
 
 extension RecordedEvent: Equatable where Value: Equatable {}
 
+extension RecordedEvent: Sendable where Value: Sendable {}
+
 extension RecordedEvent: CustomStringConvertible {
     /// `value(1)` or `completed`.
     public var description: String {
@@ -32,7 +34,8 @@ extension RecordedEvent: CustomStringConvertible {
 /// input.send(1); input.send(2)
 /// recorder.assertValues([2, 4])
 /// ```
-public final class Recorder<Value>: @unchecked Sendable {
+// Safe to share: every mutable field is touched only under `lock`.
+public final class Recorder<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var storedEvents: [(time: Duration?, event: RecordedEvent<Value>)] = []
     private var consumed = 0
@@ -66,8 +69,8 @@ public final class Recorder<Value>: @unchecked Sendable {
         scheduler: TestScheduler?,
         exhaustive: Bool,
         origin: (fileID: String, filePath: StaticString, line: UInt, column: UInt),
-        values: (@escaping (Value) -> Void) -> Disposable,
-        completion: (@escaping () -> Void) -> Disposable
+        values: (@escaping @Sendable (Value) -> Void) -> Disposable,
+        completion: (@escaping @Sendable () -> Void) -> Disposable
     ) -> Recorder<Value> {
         let recorder = Recorder(scheduler: scheduler, exhaustive: exhaustive, origin: origin)
         let valueSubscription = values { [weak recorder] in recorder?.append(.value($0)) }
@@ -268,7 +271,8 @@ extension Property {
 }
 
 /// Two subscriptions disposed together.
-private final class Disposables: Disposable, @unchecked Sendable {
+// Safe to share: both fields are immutable references to Sendable disposables.
+private final class Disposables: Disposable, Sendable {
     private let first: Disposable
     private let second: Disposable
 

@@ -8,7 +8,8 @@ import Testing
 
     func files(in module: String) throws -> [(name: String, text: String)] {
         let folder = Self.sources.appendingPathComponent(module)
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        let names = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         return try names.sorted().map { ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) }
     }
 
@@ -44,6 +45,31 @@ import Testing
     @Test func viewModelsAreStructs() throws {
         for (name, text) in try files(in: "ViewModels") where name.hasSuffix("ViewModel.swift") {
             #expect(text.contains("public struct") && !text.contains("class "), "ViewModels/\(name)")
+        }
+    }
+
+    /// The app's isolation is the compiler's to check: no module of the demo silences it.
+    @Test func theAppNeverSilencesIsolationChecks() throws {
+        let app = ["HomesAPI", "Listings", "Favorites", "Login", "Inquiry", "OperationLogs", "ViewModels", "TextViews",
+                   "HomesScreens", "App"]
+        for module in app {
+            for (name, text) in try files(in: module) {
+                #expect(!text.contains("@unchecked Sendable"), "\(module)/\(name) declares @unchecked Sendable")
+                #expect(!text.contains("assumeIsolated"), "\(module)/\(name) assumes an isolation")
+            }
+        }
+    }
+
+    /// Work is waited for by observing it, never by sleeping and looking again.
+    @Test func nothingOutsideTheBenchmarksSleeps() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+            .filter { !$0.hasSuffix("Benchmark") }
+        for module in modules {
+            for (name, text) in try files(in: module) {
+                for call in ["Thread.sleep", "usleep(", "Task.sleep"] {
+                    #expect(!text.contains(call), "\(module)/\(name) calls \(call)")
+                }
+            }
         }
     }
 

@@ -9,99 +9,99 @@ import SignalsTesting
 import Testing
 import TextViews
 
-@Suite struct ListingListControllerTests {
+@MainActor @Suite struct ListingListControllerTests {
     let now = Date(timeIntervalSince1970: 1_763_700_000)
 
-    @Test func intentsReachTheLogicAndTheViewShowsTheResult() throws {
+    @Test func intentsReachTheLogicAndTheViewShowsTheResult() async throws {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let context = context(harness)
-        let controller = harness.run { ListingListController(logic: logic, context: context) }
-        harness.run { logic.show(.rent) }
-        var lines = harness.run { controller.rootView.render(width: 80) }
+        let controller = await harness.run { ListingListController(logic: logic, context: context) }
+        await harness.run { logic.show(.rent) }
+        var lines = await harness.run { controller.rootView.render(width: 80) }
         #expect(lines.first == "Rentals")
         #expect(lines.last == "8 shown - type more for the next page")
-        #expect(harness.run { controller.handle("more", []) }.map(isHandled) == true)
-        lines = harness.run { controller.rootView.render(width: 80) }
+        #expect(await harness.run { controller.handle("more", []) }.map(isHandled) == true)
+        lines = await harness.run { controller.rootView.render(width: 80) }
         #expect(lines.last == "16 shown - type more for the next page")
-        _ = harness.run { controller.handle("filter", ["district", "静安"]) }
-        lines = harness.run { controller.rootView.render(width: 80) }
+        _ = await harness.run { controller.handle("filter", ["district", "静安"]) }
+        lines = await harness.run { controller.rootView.render(width: 80) }
         #expect(lines.first == "Rentals (district=静安)")
         #expect(lines.dropFirst(3).dropLast().allSatisfy { $0.contains("静安") })
     }
 
-    @Test func favouritingARowStarsItAndForgettingItRemovesTheStar() {
+    @Test func favouritingARowStarsItAndForgettingItRemovesTheStar() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let context = context(harness)
-        let controller = harness.run { ListingListController(logic: logic, context: context) }
-        harness.run { logic.show(.rent) }
-        let names = { harness.run { controller.rootView.render(width: 80) }.filter { $0.hasPrefix("2 ") } }
-        #expect(names().first?.contains("★") == false)
-        #expect(harness.run { controller.handle("fav", ["2"]) }.map(isHandled) == true)
-        #expect(names().first?.contains("★") == true)
-        #expect(harness.run { controller.handle("unfav", ["2"]) }.map(isHandled) == true)
-        #expect(names().first?.contains("★") == false)
+        let controller = await harness.run { ListingListController(logic: logic, context: context) }
+        await harness.run { logic.show(.rent) }
+        let names = { await harness.run { controller.rootView.render(width: 80) }.filter { $0.hasPrefix("2 ") } }
+        #expect(await names().first?.contains("★") == false)
+        #expect(await harness.run { controller.handle("fav", ["2"]) }.map(isHandled) == true)
+        #expect(await names().first?.contains("★") == true)
+        #expect(await harness.run { controller.handle("unfav", ["2"]) }.map(isHandled) == true)
+        #expect(await names().first?.contains("★") == false)
     }
 
-    @Test func badInputIsAnErrorLineAndUnknownCommandsAreNotThisScreens() {
+    @Test func badInputIsAnErrorLineAndUnknownCommandsAreNotThisScreens() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let context = context(harness)
-        let controller = harness.run { ListingListController(logic: logic, context: context) }
-        #expect(errorText(harness.run { controller.handle("list", ["boats"]) }) == "usage: list rent|new|resale")
-        #expect(errorText(harness.run { controller.handle("filter", ["rooms"]) }) == "usage: filter KEY VALUE... or filter clear")
-        #expect(harness.run { controller.handle("fly", []) } == nil)
+        let controller = await harness.run { ListingListController(logic: logic, context: context) }
+        #expect(errorText(await harness.run { controller.handle("list", ["boats"]) }) == "usage: list rent|new|resale")
+        #expect(errorText(await harness.run { controller.handle("filter", ["rooms"]) }) == "usage: filter KEY VALUE... or filter clear")
+        #expect(await harness.run { controller.handle("fly", []) } == nil)
     }
 
-    @Test func theControllerSignalsEveryChangeOfWhatItShows() {
+    @Test func theControllerSignalsEveryChangeOfWhatItShows() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let context = context(harness)
-        let controller = harness.run { ListingListController(logic: logic, context: context) }
+        let controller = await harness.run { ListingListController(logic: logic, context: context) }
         let changes = controller.changes.record()
-        harness.run { logic.show(.resale) }
+        await harness.run { logic.show(.resale) }
         #expect(changes.values.count >= 2)
     }
 
-    @Test func aDroppedScreenFreesItsControllerAndViews() {
+    @Test func aDroppedScreenFreesItsControllerAndViews() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let tracker = ReleaseTracker()
         let context = context(harness)
-        harness.run {
+        await harness.run {
             let controller = ListingListController(logic: logic, context: context)
             tracker.track(controller, "controller")
             tracker.track(controller.rootView, "table view")
             logic.show(.rent)
         }
-        harness.run { logic.show(.new) }
+        await harness.run { logic.show(.new) }
         tracker.assertAllReleased()
     }
 
-    @Test func goingBackFreesTheDetailScreen() throws {
+    @Test func goingBackFreesTheDetailScreen() async throws {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let context = context(harness)
-        let root = harness.run { ListingListController(logic: logic, context: context) }
-        harness.run { logic.show(.rent) }
+        let root = await harness.run { ListingListController(logic: logic, context: context) }
+        await harness.run { logic.show(.rent) }
         let lines = Lines()
-        let session = Session(root: root, context: context, queue: harness.queue,
+        let session = Session(root: root, context: context,
                               terminal: Terminal(isInteractive: false, width: 60)) { lines.append($0) }
         weak var detail: AnyObject?
-        #expect(session.execute("open 2"))
-        detail = harness.run { context.mediator.perform(target: "listing", action: "detail",
+        #expect(await session.execute("open 2"))
+        detail = await harness.run { context.mediator.perform(target: "listing", action: "detail",
                                                         params: ["kind": "rent", "id": 2]).value(as: AnyObject.self) }
         #expect(lines.text.contains("Courtyard 2"))
-        #expect(session.execute("back"))
-        harness.queue.sync {}
+        #expect(await session.execute("back"))
+        await harness.flush()
         #expect(detail == nil)
         #expect(lines.text.contains("> back"))
     }
 
     func context(_ harness: HomesHarness) -> HomesContext {
         let database = DatabasePool().database(at: NSTemporaryDirectory() + "homes-test-\(UUID().uuidString).sqlite")
-        let favorites = harness.queue.sync { FavoritesLogic(store: FavoritesDataCenter(database: database)) }
+        let favorites = FavoritesLogic(store: FavoritesDataCenter(database: database))
         let context = HomesContext(engine: harness.engine, favorites: favorites, mediator: Mediator(scheme: "homes"),
                                    now: { now })
         context.registerTargets()

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Foundation
 import HomesAPI
 import Listings
@@ -45,10 +46,10 @@ final class InlineTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// The app's wiring with an inline transport and a queue the test drains.
+/// The app's wiring with an inline transport; the test lets deliveries land with `flush()`.
+@MainActor
 struct HomesHarness {
     static let secret = Array("test-secret".utf8)
-    let queue = DispatchQueue(label: "homes.test")
     let transport = InlineTransport(server: HomesAPIServer(seed: 7, count: 20, secret: HomesHarness.secret,
                                                            updatedBefore: Date(timeIntervalSince1970: 1_763_700_000)))
     let engine: APIEngine
@@ -63,15 +64,51 @@ struct HomesHarness {
                 APIService(name: "resale", baseURL: base, pageKey: "esf_page", pageSizeKey: "esf_page_size",
                            signingSecret: Self.secret),
             ]),
-            transport: transport,
-            callbackQueue: queue
+            transport: transport
         )
     }
 
-    /// Runs `body` on the app queue, then lets every delivery it caused land.
-    func run<Result>(_ body: () -> Result) -> Result {
-        let result = queue.sync(execute: body)
-        queue.sync {}
+    /// Runs `body`, then lets every delivery it caused land.
+    func run<Result>(_ body: () -> Result) async -> Result {
+        let result = body()
+        await flush()
         return result
+    }
+
+    /// Lets every delivery queued to the main actor so far land, and the deliveries
+    /// those cause (the main queue runs in FIFO order; each turn drains one generation).
+    func flush() async {
+        for _ in 0..<4 {
+            await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+        }
+    }
+}
+
+/// Lines a scripted session reads, one per call, from the session's reading thread.
+final class ScriptedLines: Sendable {
+    private let lines: Mutex<[String]>
+
+    init(_ lines: [String]) {
+        self.lines = Mutex(lines)
+    }
+
+    func next() -> String? {
+        lines.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+}
+
+/// A clock that reads one second later at every call.
+final class SteppingClock: Sendable {
+    private let next: Mutex<Date>
+
+    init(from start: Date) {
+        next = Mutex(start)
+    }
+
+    @Sendable func now() -> Date {
+        next.withLock { date in
+            defer { date = date.addingTimeInterval(1) }
+            return date
+        }
     }
 }

@@ -3,7 +3,7 @@ import Inquiry
 import Networking
 import Testing
 
-@Suite struct InquiryTests {
+@MainActor @Suite struct InquiryTests {
     final class Recording: InquiryStrategy {
         let name: String
         var sent: [InquiryMessage] = []
@@ -21,7 +21,7 @@ import Testing
         return harness
     }
 
-    @Test func theSenderPicksTheStrategyByMessageKind() {
+    @Test func theSenderPicksTheStrategyByMessageKind() async {
         let plain = Recording("plain")
         let photo = Recording("photo")
         let sender = InquirySender(plain: plain, withPhoto: photo)
@@ -32,22 +32,22 @@ import Testing
         #expect(plain.sent.count == 1 && photo.sent.count == 1)
     }
 
-    @Test func aPhotoInquiryTakesThreeCallsAndOneResult() {
+    @Test func aPhotoInquiryTakesThreeCallsAndOneResult() async {
         let harness = harnessWithAccounts()
         let sender = InquirySender(engine: harness.engine)
         let before = harness.transport.server.requestsServed
         var results: [Result<String, InquiryError>] = []
-        harness.run {
+        await harness.run {
             sender.send(InquiryMessage(kind: "new", listingID: 4, text: "light?", photo: Data([0xFF, 0xD8]))) { results.append($0) }
         }
-        harness.queue.sync {}
-        harness.queue.sync {}
+        await harness.flush()
+        await harness.flush()
         #expect(harness.transport.server.requestsServed - before == 3)
         #expect(results.count == 1)
         #expect((try? results.first?.get()).map { $0.hasPrefix("Q-") } == true)
     }
 
-    @Test func theLogicRefusesBadInputAndReportsTheResult() throws {
+    @Test func theLogicRefusesBadInputAndReportsTheResult() async throws {
         let harness = harnessWithAccounts()
         let logic = InquiryLogic(sender: InquirySender(engine: harness.engine))
         #expect(logic.ask(kind: "rent", listingID: 1, text: "  ", photoPath: nil) == "write something to ask")
@@ -56,7 +56,7 @@ import Testing
         try Data(count: InquiryLogic.maximumPhotoSize + 1).write(to: URL(fileURLWithPath: big))
         defer { try? FileManager.default.removeItem(atPath: big) }
         #expect(logic.ask(kind: "rent", listingID: 1, text: "x", photoPath: big)?.hasPrefix("the photo is") == true)
-        #expect(harness.run { logic.ask(kind: "rent", listingID: 1, text: "quiet?", photoPath: nil) } == nil)
+        #expect(await harness.run { logic.ask(kind: "rent", listingID: 1, text: "quiet?", photoPath: nil) } == nil)
         #expect(logic.status.value?.hasPrefix("sent to the agent (Q-") == true)
         #expect(!logic.isSending.value)
     }

@@ -6,13 +6,13 @@ import Signals
 import SignalsTesting
 import Testing
 
-@Suite struct ListingListReformerTests {
-    @Test func threeServicesWithDifferentKeysBecomeOneShape() {
+@MainActor @Suite struct ListingListReformerTests {
+    @Test func threeServicesWithDifferentKeysBecomeOneShape() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         var seen: [ListingKind: ListingSummary] = [:]
         for kind in ListingKind.allCases {
-            harness.run { logic.show(kind) }
+            await harness.run { logic.show(kind) }
             let first = logic.listings.value.first
             #expect(first?.kind == kind)
             #expect(first?.id == 1)
@@ -22,7 +22,7 @@ import Testing
         #expect(seen.count == 3)
     }
 
-    @Test func itemsMissingRequiredFieldsAreSkipped() {
+    @Test func itemsMissingRequiredFieldsAreSkipped() async {
         final class Manager: APIManaging, @unchecked Sendable {
             var definition: any APIDefinition { ListingListAPI(kind: .resale) }
             var rawData: JSONValue? { nil }
@@ -40,61 +40,61 @@ import Testing
     }
 }
 
-@Suite struct ListingLogicTests {
-    @Test func showMoreAndTheLastPage() {
+@MainActor @Suite struct ListingLogicTests {
+    @Test func showMoreAndTheLastPage() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let counts = logic.listings.map(\.count).skipRepeats().record()
-        harness.run { logic.show(.rent) }
-        #expect(harness.run { logic.loadMore() })
-        #expect(harness.run { logic.loadMore() })
+        await harness.run { logic.show(.rent) }
+        #expect(await harness.run { logic.loadMore() })
+        #expect(await harness.run { logic.loadMore() })
         #expect(logic.isComplete.value)
-        #expect(!harness.run { logic.loadMore() })
+        #expect(await !harness.run { logic.loadMore() })
         counts.assertValues([0, 8, 16, 20])
     }
 
-    @Test func loadingIsVisibleWhileARequestIsInFlight() {
+    @Test func loadingIsVisibleWhileARequestIsInFlight() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let loading = logic.isLoading.record()
         harness.transport.holding = true
-        harness.run { logic.show(.new) }
+        await harness.run { logic.show(.new) }
         #expect(logic.isLoading.value)
-        #expect(!harness.run { logic.refresh() })
+        #expect(await !harness.run { logic.refresh() })
         harness.transport.release()
-        harness.queue.sync {}
+        await harness.flush()
         loading.assertValues([false, true, false])
     }
 
-    @Test func aNewFilterCancelsTheRequestInFlight() {
+    @Test func aNewFilterCancelsTheRequestInFlight() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
-        harness.run { logic.show(.rent) }
+        await harness.run { logic.show(.rent) }
         harness.transport.holding = true
         let problems = logic.problem.record()
-        #expect(harness.run { logic.filter([("rooms", "2")]) } == nil)
-        #expect(harness.run { logic.filter([("district", "Xuhui")]) } == nil)
+        #expect(await harness.run { logic.filter([("rooms", "2")]) } == nil)
+        #expect(await harness.run { logic.filter([("district", "Xuhui")]) } == nil)
         harness.transport.release()
-        harness.queue.sync {}
+        await harness.flush()
         #expect(logic.listings.value.allSatisfy { $0.district == "Xuhui" })
         #expect(logic.filters.value == ["rooms": "2", "district": "Xuhui"])
         problems.assertValues([nil])
     }
 
-    @Test func badFiltersAreRefusedWithAMessage() {
+    @Test func badFiltersAreRefusedWithAMessage() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
-        #expect(harness.run { logic.filter([("colour", "red")]) }?.hasPrefix("unknown filter colour") == true)
-        #expect(harness.run { logic.filter([("rooms", "-1")]) } == "rooms needs a whole number, not -1")
+        #expect(await harness.run { logic.filter([("colour", "red")]) }?.hasPrefix("unknown filter colour") == true)
+        #expect(await harness.run { logic.filter([("rooms", "-1")]) } == "rooms needs a whole number, not -1")
         #expect(logic.filters.value.isEmpty)
     }
 
-    @Test func aRejectedSignatureBecomesAProblem() {
+    @Test func aRejectedSignatureBecomesAProblem() async {
         let harness = HomesHarness()
         harness.engine.services.register(APIService(name: "rentals", baseURL: URL(string: "http://x")!,
                                                     signatureRejectedCodes: [4010], signingSecret: Array("wrong".utf8)))
         let logic = ListingLogic(engine: harness.engine)
-        harness.run { logic.show(.rent) }
+        await harness.run { logic.show(.rent) }
         #expect(logic.problem.value == "signature rejected")
         #expect(logic.listings.value.isEmpty)
         #expect(!logic.isLoading.value)
@@ -102,42 +102,42 @@ import Testing
 }
 
 
-@Suite struct ListingLogicReviewRegressionTests {
-    @Test func aFailedFirstPageNeverMixesWithAnotherQuerysPages() {
+@MainActor @Suite struct ListingLogicReviewRegressionTests {
+    @Test func aFailedFirstPageNeverMixesWithAnotherQuerysPages() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
-        harness.run { logic.show(.new) }
-        #expect(harness.run { logic.loadMore() })
-        harness.run { logic.show(.rent) }
+        await harness.run { logic.show(.new) }
+        #expect(await harness.run { logic.loadMore() })
+        await harness.run { logic.show(.rent) }
         harness.engine.reachability.update(isReachable: false)
-        harness.run { logic.show(.new) }
+        await harness.run { logic.show(.new) }
         #expect(logic.listings.value.isEmpty)
         harness.engine.reachability.update(isReachable: true)
-        #expect(!harness.run { logic.loadMore() })
+        #expect(await !harness.run { logic.loadMore() })
         #expect(logic.listings.value.isEmpty)
     }
 
-    @Test func filtersApplyAllOrNothing() {
+    @Test func filtersApplyAllOrNothing() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
-        harness.run { logic.show(.rent) }
-        let problem = harness.run { logic.filter([("rooms", "2"), ("colour", "red")]) }
+        await harness.run { logic.show(.rent) }
+        let problem = await harness.run { logic.filter([("rooms", "2"), ("colour", "red")]) }
         #expect(problem?.hasPrefix("unknown filter colour") == true)
         #expect(logic.filters.value.isEmpty)
     }
 
-    @Test func aDetailsProblemClearsWhenItLoadsAndRefreshGoesToTheNetwork() {
+    @Test func aDetailsProblemClearsWhenItLoadsAndRefreshGoesToTheNetwork() async {
         let harness = HomesHarness()
         let logic = ListingDetailLogic(kind: .rent, id: 2, engine: harness.engine)
         harness.engine.reachability.update(isReachable: false)
-        harness.run { logic.load() }
+        await harness.run { logic.load() }
         #expect(logic.problem.value == "the network is unreachable")
         harness.engine.reachability.update(isReachable: true)
-        harness.run { logic.load() }
+        await harness.run { logic.load() }
         #expect(logic.problem.value == nil)
         #expect(logic.detail.value?.id == 2)
         let served = harness.transport.server.requestsServed
-        harness.run { logic.reload() }
+        await harness.run { logic.reload() }
         #expect(harness.transport.server.requestsServed == served + 1)
     }
 }

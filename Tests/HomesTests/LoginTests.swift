@@ -6,7 +6,7 @@ import Signals
 import SignalsTesting
 import Testing
 
-@Suite struct LoginLogicTests {
+@MainActor @Suite struct LoginLogicTests {
     func harnessWithAccounts() -> HomesHarness {
         let harness = HomesHarness()
         harness.engine.services.register(APIService(name: "account", baseURL: URL(string: "http://embedded.test/api")!,
@@ -14,7 +14,7 @@ import Testing
         return harness
     }
 
-    @Test func rules() {
+    @Test func rules() async {
         #expect(LoginLogic.problem(username: "ab") == "a username has 3 to 20 characters")
         #expect(LoginLogic.problem(username: "mei li") == "a username has only letters, digits and _")
         #expect(LoginLogic.problem(username: "梅_2") == nil)
@@ -23,7 +23,7 @@ import Testing
         #expect(LoginLogic.problem(password: "homes2026") == nil)
     }
 
-    @Test func validationMessagesFollowEveryChangeAndEmptyFieldsSayNothing() {
+    @Test func validationMessagesFollowEveryChangeAndEmptyFieldsSayNothing() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)
         let problems = logic.usernameProblem.record()
@@ -35,29 +35,29 @@ import Testing
         enabled.assertValues([false, true])
     }
 
-    @Test func submitSignsInOnceAndRefusesWhileRunningOrInvalid() {
+    @Test func submitSignsInOnceAndRefusesWhileRunningOrInvalid() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)
-        #expect(!harness.run { logic.submit.apply(()) })
+        #expect(await !harness.run { logic.submit.apply() })
         logic.username.value = "mei"
         logic.password.value = "homes2026"
         harness.transport.holding = true
-        #expect(harness.run { logic.submit.apply(()) })
-        #expect(!harness.run { logic.submit.apply(()) })
+        #expect(await harness.run { logic.submit.apply() })
+        #expect(await !harness.run { logic.submit.apply() })
         let signedIn = logic.signedInAs.record()
         harness.transport.release()
-        harness.queue.sync {}
+        await harness.flush()
         signedIn.assertValues([nil, "mei"])
         #expect(!logic.submit.isExecuting.value)
     }
 
-    @Test func aWrongPasswordIsAnError() {
+    @Test func aWrongPasswordIsAnError() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)
         let errors = logic.submit.errors.map { "\($0)" }.record()
         logic.username.value = "mei"
         logic.password.value = "wrong2026"
-        harness.run { _ = logic.submit.apply(()) }
+        await harness.run { _ = logic.submit.apply() }
         errors.assertValues(["wrong username or password"])
         #expect(logic.signedInAs.value == nil)
     }

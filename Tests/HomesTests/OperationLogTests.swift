@@ -6,8 +6,8 @@ import OperationLogs
 import Persistence
 import Testing
 
-@Suite struct HomesOperationLogTests {
-    @Test func entriesSurviveInSQLiteUntilUploaded() throws {
+@MainActor @Suite struct HomesOperationLogTests {
+    @Test func entriesSurviveInSQLiteUntilUploaded() async throws {
         let path = NSTemporaryDirectory() + "oplog-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         do {
@@ -26,7 +26,7 @@ import Testing
         #expect(store.count == 1)
     }
 
-    @Test func batchesGoUpThroughTheAPIAndLeftoversAtTheNextStart() throws {
+    @Test func batchesGoUpThroughTheAPIAndLeftoversAtTheNextStart() async throws {
         let harness = HomesHarness()
         harness.engine.services.register(APIService(name: "account", baseURL: URL(string: "http://embedded.test/api")!,
                                                     signingSecret: HomesHarness.secret))
@@ -34,34 +34,34 @@ import Testing
         try Migrator(OperationLogDataCenter.migrations).migrate(database)
         let store = OperationLogDataCenter(database: database)
         let logger = OperationLogger(store: store, uploader: OperationLogAPIUploader(engine: harness.engine))
-        harness.run { for index in 0..<35 { logger.record("page_view", attributes: ["screen": "s\(index)"]) } }
+        await harness.run { for index in 0..<35 { logger.record("page_view", attributes: ["screen": "s\(index)"]) } }
         #expect(harness.transport.server.eventsUploaded == 30)
         #expect(store.count == 5)
-        harness.run { logger.uploadPending() }
+        await harness.run { logger.uploadPending() }
         #expect(harness.transport.server.eventsUploaded == 35)
         #expect(store.count == 0)
     }
 }
 
-@Suite struct LifecycleTests {
+@MainActor @Suite struct LifecycleTests {
     final class Recorder: ScreenLifecycleObserver {
         var events: [String] = []
         func screenDidAppear(_ name: String) { events.append("+\(name)") }
         func screenDidDisappear(_ name: String) { events.append("-\(name)") }
     }
 
-    @Test func everyScreenShownIsSeenWithoutABaseClass() {
+    @Test func everyScreenShownIsSeenWithoutABaseClass() async {
         let harness = HomesHarness()
         let controllerTests = ListingListControllerTests()
         let context = controllerTests.context(harness)
         let logic = ListingLogic(engine: harness.engine)
-        let root = harness.run { ListingListController(logic: logic, context: context) }
-        harness.run { logic.show(.rent) }
+        let root = await harness.run { ListingListController(logic: logic, context: context) }
+        await harness.run { logic.show(.rent) }
         let recorder = Recorder()
-        let session = Session(root: root, context: context, queue: harness.queue,
+        let session = Session(root: root, context: context,
                               terminal: Terminal(isInteractive: false, width: 60), lifecycle: [recorder]) { _ in }
-        var lines = ["open 1", "back", "favs", "back", "quit"].makeIterator()
-        session.run { lines.next() }
+        let lines = ScriptedLines(["open 1", "back", "favs", "back", "quit"])
+        await session.run { lines.next() }
         #expect(recorder.events == ["+listings", "-listings", "+detail", "-detail", "+listings", "-listings",
                                     "+favourites", "-favourites", "+listings"])
     }

@@ -8,7 +8,7 @@ import Testing
 import ViewModels
 
 /// Regressions for defects found in review of the app; each failed before its fix.
-@Suite struct HomesReviewRegressionTests {
+@MainActor @Suite struct HomesReviewRegressionTests {
     @Test func mapsOfAbsurdCoordinatesNeverTrap() {
         let points = [ListingMapPoint(name: "a", latitude: -1e308, longitude: -1.5e308),
                       ListingMapPoint(name: "b", latitude: 1e308, longitude: 1.5e308)]
@@ -33,7 +33,7 @@ import ViewModels
         #expect(InquiryLogic.readPhoto(at: big).failureText?.hasPrefix("the photo is 65536 KB") == true)
     }
 
-    @Test func anUploadWhoseEntriesCannotBeForgottenStopsInsteadOfLooping() {
+    @Test func anUploadWhoseEntriesCannotBeForgottenStopsInsteadOfLooping() async {
         final class StuckStore: OperationLogStore, @unchecked Sendable {
             let inner = InMemoryOperationLogStore()
             func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry {
@@ -43,9 +43,9 @@ import ViewModels
             func remove(_ sequences: Set<Int64>) -> Bool { false }
             var count: Int { inner.count }
         }
-        final class CountingUploader: OperationLogUploader, @unchecked Sendable {
+        final class CountingUploader: OperationLogUploader {
             var uploads = 0
-            func upload(_ batch: [OperationLogEntry], completion: @escaping @Sendable (Bool) -> Void) {
+            func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void) {
                 uploads += 1
                 completion(true)
             }

@@ -13,7 +13,7 @@ import TextViews
 import ViewModels
 
 /// Controllers without the REPL: send intents, assert what their views show.
-@Suite struct ScreenTests {
+@MainActor @Suite struct ScreenTests {
     let now = Date(timeIntervalSince1970: 1_763_700_000)
 
     func setUp() -> (HomesHarness, HomesContext) {
@@ -28,57 +28,57 @@ import ViewModels
         return nil
     }
 
-    @Test func detailShowsTheListingAndTogglesTheFavourite() throws {
+    @Test func detailShowsTheListingAndTogglesTheFavourite() async throws {
         let (harness, context) = setUp()
-        let detail = try #require(harness.run { screen(context.mediator.screen(at: "homes://listing/detail?kind=rent&id=2")) })
-        harness.queue.sync {}
-        var lines = harness.run { detail.rootView.render(width: 60) }
+        let detail = try #require(await harness.run { screen(context.mediator.screen(at: "homes://listing/detail?kind=rent&id=2")) })
+        await harness.flush()
+        var lines = await harness.run { detail.rootView.render(width: 60) }
         #expect(lines.first == "Courtyard 2")
         #expect(lines.contains("fav to save it"))
-        _ = harness.run { detail.handle("fav", []) }
-        lines = harness.run { detail.rootView.render(width: 60) }
+        _ = await harness.run { detail.handle("fav", []) }
+        lines = await harness.run { detail.rootView.render(width: 60) }
         #expect(lines.first == "Courtyard 2 ★")
         #expect(context.favorites.favorites.value.map(\.listingID) == [2])
-        _ = harness.run { detail.handle("unfav", []) }
+        _ = await harness.run { detail.handle("unfav", []) }
         #expect(context.favorites.favorites.value.isEmpty)
-        #expect(errorText(harness.run { detail.handle("fav", ["now"]) }) == "usage: fav")
+        #expect(errorText(await harness.run { detail.handle("fav", ["now"]) }) == "usage: fav")
     }
 
-    @Test func favouritesListOpensAndForgets() throws {
+    @Test func favouritesListOpensAndForgets() async throws {
         let (harness, context) = setUp()
-        #expect(harness.run { context.favorites.save(kind: "rent", listingID: 3, name: "Skyline 3", price: 18_000, now: now) } == nil)
-        let list = try #require(harness.run { screen(context.mediator.favoritesList()) })
-        var lines = harness.run { list.rootView.render(width: 60) }
+        #expect(await harness.run { context.favorites.save(kind: "rent", listingID: 3, name: "Skyline 3", price: 18_000) } == nil)
+        let list = try #require(await harness.run { screen(context.mediator.favoritesList()) })
+        var lines = await harness.run { list.rootView.render(width: 60) }
         #expect(lines.contains { $0.contains("Skyline 3") })
-        let opened = harness.run { list.handle("open", ["1"]) }
+        let opened = await harness.run { list.handle("open", ["1"]) }
         #expect(opened.flatMap(screen)?.name == "detail")
-        #expect(errorText(harness.run { list.handle("open", ["2"]) }) == "usage: open N, with N from 1 to 1")
-        _ = harness.run { list.handle("unfav", ["1"]) }
-        lines = harness.run { list.rootView.render(width: 60) }
+        #expect(errorText(await harness.run { list.handle("open", ["2"]) }) == "usage: open N, with N from 1 to 1")
+        _ = await harness.run { list.handle("unfav", ["1"]) }
+        lines = await harness.run { list.rootView.render(width: 60) }
         #expect(lines.contains("Nothing saved."))
     }
 
-    @Test func loginFormShowsMessagesAndSignsIn() throws {
+    @Test func loginFormShowsMessagesAndSignsIn() async throws {
         let (harness, context) = setUp()
-        let form = try #require(harness.run { screen(context.mediator.loginForm()) })
-        _ = harness.run { form.handle("user", ["ab"]) }
-        var lines = harness.run { form.rootView.render(width: 70) }
+        let form = try #require(await harness.run { screen(context.mediator.loginForm()) })
+        _ = await harness.run { form.handle("user", ["ab"]) }
+        var lines = await harness.run { form.rootView.render(width: 70) }
         #expect(lines.contains { $0.contains("! a username has 3 to 20 characters") })
-        #expect(errorText(harness.run { form.handle("submit", []) }) == "fix the form first")
-        _ = harness.run { form.handle("user", ["mei"]) }
-        _ = harness.run { form.handle("password", ["homes2026"]) }
-        _ = harness.run { form.handle("submit", []) }
-        lines = harness.run { form.rootView.render(width: 70) }
+        #expect(errorText(await harness.run { form.handle("submit", []) }) == "fix the form first")
+        _ = await harness.run { form.handle("user", ["mei"]) }
+        _ = await harness.run { form.handle("password", ["homes2026"]) }
+        _ = await harness.run { form.handle("submit", []) }
+        lines = await harness.run { form.rootView.render(width: 70) }
         #expect(lines.contains("signed in as mei"))
         #expect(context.login.signedInAs.value == "mei")
     }
 
-    @Test func mapAndNoticeScreens() throws {
+    @Test func mapAndNoticeScreens() async throws {
         let (harness, context) = setUp()
         let logic = ListingLogic(engine: harness.engine)
-        let list = harness.run { ListingListController(logic: logic, context: context) }
-        harness.run { logic.show(.resale) }
-        let map = try #require(harness.run { list.handle("map", []) }.flatMap(screen))
+        let list = await harness.run { ListingListController(logic: logic, context: context) }
+        await harness.run { logic.show(.resale) }
+        let map = try #require(await harness.run { list.handle("map", []) }.flatMap(screen))
         let lines = map.rootView.render(width: 80)
         #expect(lines.filter { $0.hasPrefix("1  ") || $0.hasPrefix("8  ") }.count == 2)
         #expect(lines.filter { $0.contains("·") }.count == 12)
@@ -95,26 +95,26 @@ import ViewModels
     }
 }
 
-@Suite struct FavoritesLogicTests {
-    @Test func favouritesFollowTheStoredRowsWhoeverChangesThem() throws {
+@MainActor @Suite struct FavoritesLogicTests {
+    @Test func favouritesFollowTheStoredRowsWhoeverChangesThem() async throws {
         let database = DatabasePool().database(at: NSTemporaryDirectory() + "favs-\(UUID().uuidString).sqlite")
         try Migrator(FavoritesDataCenter.migrations).migrate(database)
-        let logic = FavoritesLogic(store: FavoritesDataCenter(database: database))
+        let clock = SteppingClock(from: Date(timeIntervalSince1970: 1_000))
+        let logic = FavoritesLogic(store: FavoritesDataCenter(database: database), clock: clock.now)
         let names = logic.favorites.map { $0.map(\.name) }.record()
         let saved = logic.isSaved(kind: "rent", listingID: 1).record()
-        let now = Date(timeIntervalSince1970: 1_000)
-        #expect(logic.save(kind: "rent", listingID: 1, name: "Loft", price: 1, now: now) == nil)
-        #expect(logic.save(kind: "new", listingID: 2, name: "Villa", price: 2, now: now.addingTimeInterval(1)) == nil)
+        #expect(logic.save(kind: "rent", listingID: 1, name: "Loft", price: 1) == nil)
+        #expect(logic.save(kind: "new", listingID: 2, name: "Villa", price: 2) == nil)
         try FavoritesDataCenter(database: database).remove(kind: "rent", listingID: 1)
         names.assertValues([[], ["Loft"], ["Villa", "Loft"], ["Villa"]])
         saved.assertValues([false, true, false])
     }
 }
 
-@Suite struct ViewModelDetailTests {
+@MainActor @Suite struct ViewModelDetailTests {
     let now = Date(timeIntervalSince1970: 10_000)
 
-    @Test func detailFavouritesAndLoginViewModels() {
+    @Test func detailFavouritesAndLoginViewModels() async {
         let detail = ListingDetail(kind: .rent, id: 1, name: "Loft", title: "a loft", price: 3_000, area: 40, rooms: 1,
                                    district: "静安", updatedAt: now.addingTimeInterval(-90))
         let shown = ListingDetailViewModel(detail: detail, isLoading: false, problem: nil, isFavorite: true, now: now)

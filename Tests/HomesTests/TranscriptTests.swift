@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 import Testing
 
 /// Scripted sessions piped into the built `homes` executable; the output must match the
@@ -20,7 +21,8 @@ import Testing
         }
         let process = Process()
         process.executableURL = homes
-        process.arguments = arguments
+        // Shown times follow a fixed clock, so transcripts are stable from run to run.
+        process.arguments = arguments + (arguments.contains("--now") ? [] : ["--now", "1763700000"])
         // Photo paths in the scripts are relative to the transcripts.
         process.currentDirectoryURL = Self.transcripts
         var environment = ProcessInfo.processInfo.environment
@@ -41,7 +43,7 @@ import Testing
         return (String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self), process.terminationStatus)
     }
 
-    @Test func theListingsSessionMatchesItsTranscript() throws {
+    @Test func theListingsSessionMatchesItsTranscript() async throws {
         let input = try Data(contentsOf: Self.transcripts.appendingPathComponent("listings.in"))
         let expectedURL = Self.transcripts.appendingPathComponent("listings.out")
         let result = try run(["--db", NSTemporaryDirectory() + "homes-transcript-\(UUID().uuidString).sqlite"], input: input)
@@ -54,14 +56,14 @@ import Testing
         #expect(result.output == expected, "update with RECORD_TRANSCRIPTS=1 if the change is intended")
     }
 
-    @Test func theSameScriptGivesTheSameOutput() throws {
+    @Test func theSameScriptGivesTheSameOutput() async throws {
         let input = try Data(contentsOf: Self.transcripts.appendingPathComponent("listings.in"))
         let first = try run(["--latency", "3", "--db", NSTemporaryDirectory() + "homes-a-\(UUID().uuidString).sqlite"], input: input)
         let second = try run(["--latency", "0", "--db", NSTemporaryDirectory() + "homes-b-\(UUID().uuidString).sqlite"], input: input)
         #expect(first.output == second.output)
     }
 
-    @Test func helpDocumentsEveryFlagAndBadFlagsExitWithUsage() throws {
+    @Test func helpDocumentsEveryFlagAndBadFlagsExitWithUsage() async throws {
         let help = try run(["--help"], input: Data())
         #expect(help.status == 0)
         for flag in ["--api", "--latency", "--seed", "--help"] { #expect(help.output.contains(flag)) }
@@ -70,7 +72,7 @@ import Testing
         #expect(bad.errors.hasPrefix("homes: --latency needs a number"))
     }
 
-    @Test func garbageInputNeverCrashesTheSession() throws {
+    @Test func garbageInputNeverCrashesTheSession() async throws {
         var generator = SystemRandomNumberGenerator()
         var script = ""
         let words = ["list", "more", "filter", "refresh", "back", "help", "open", "rooms", "rent", "静安", "-1", "\u{0}",
@@ -88,7 +90,7 @@ import Testing
 }
 
 @Suite(.serialized) struct FavoritesTranscriptTests {
-    @Test func favouritesSurviveARestart() throws {
+    @Test func favouritesSurviveARestart() async throws {
         let database = NSTemporaryDirectory() + "homes-favs-\(UUID().uuidString).sqlite"
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
@@ -107,7 +109,20 @@ import Testing
         #expect(favourites.last?.contains("1 saved") == true)
     }
 
-    @Test func anUnusableDatabaseIsReportedAndTheAppStillRuns() throws {
+    @Test func favouritesAreStampedWithTheRealTimeEvenWhenShownTimesAreFixed() async throws {
+        let database = NSTemporaryDirectory() + "homes-stamp-\(UUID().uuidString).sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        }
+        let before = Date().timeIntervalSince1970
+        let result = try TranscriptTests().run(["--db", database, "--now", "1763700000"], input: Data("fav 2\nquit\n".utf8))
+        #expect(result.status == 0)
+        let rows = try DatabasePool().database(at: database).fetch("SELECT savedAt FROM favorite")
+        let savedAt = try #require(rows.first?["savedAt"]?.doubleValue)
+        #expect(savedAt >= before.rounded(.down) && savedAt <= Date().timeIntervalSince1970 + 1)
+    }
+
+    @Test func anUnusableDatabaseIsReportedAndTheAppStillRuns() async throws {
         let folder = NSTemporaryDirectory() + "homes-notadb-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -121,18 +136,20 @@ import Testing
 }
 
 @Suite(.serialized) struct ServeEndToEndTests {
-    @Test func homesAgainstHomesServeMatchesTheEmbeddedAPI() throws {
+    @Test func homesAgainstHomesServeMatchesTheEmbeddedAPI() async throws {
         let homes = try #require(TranscriptTests.homes)
         let server = Process()
         server.executableURL = homes
-        server.arguments = ["serve", "--port", "0"]
+        server.arguments = ["serve", "--port", "0", "--now", "1763700000"]
         let serverInput = Pipe()
         let serverOutput = Pipe()
         server.standardInput = serverInput
         server.standardOutput = serverOutput
         try server.run()
+        // Standard input at its end does not stop the server; SIGTERM does, cleanly.
+        try serverInput.fileHandleForWriting.close()
         defer {
-            try? serverInput.fileHandleForWriting.close()
+            server.terminate()
             server.waitUntilExit()
         }
         var announced = Data()
@@ -151,5 +168,9 @@ import Testing
         let embedded = try runner.run(["--db", NSTemporaryDirectory() + "homes-local-\(UUID().uuidString).sqlite"], input: input)
         #expect(overHTTP.status == 0)
         #expect(overHTTP.output == embedded.output)
+        #expect(server.isRunning)
+        server.terminate()
+        server.waitUntilExit()
+        #expect(server.terminationReason == .exit && server.terminationStatus == 0)
     }
 }

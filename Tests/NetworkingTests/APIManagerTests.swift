@@ -2,8 +2,9 @@ import Foundation
 import Networking
 import Testing
 
+@MainActor
 @Suite struct APIManagerTests {
-    @Test func successKeepsRawDataAndReachesTheDelegateOnce() {
+    @Test func successKeepsRawDataAndReachesTheDelegateOnce() async {
         let harness = Harness()
         let manager = APIManager(ListAPI(), engine: harness.engine)
         let delegate = RecordingDelegate()
@@ -14,14 +15,14 @@ import Testing
         #expect(manager.loadData())
         #expect(manager.isLoading)
         harness.transport.respond(json: ["items": [["id": 1]]])
-        harness.flush()
+        await harness.flush()
         #expect(delegate.kinds == [.success])
         #expect(manager.fetchData() == ["items": [["id": 1]]])
         #expect(!manager.isLoading)
         #expect(manager.lastParameters == ["city": "sh"])
     }
 
-    @Test func requestCarriesCommonParametersQueryAndSignature() throws {
+    @Test func requestCarriesCommonParametersQueryAndSignature() async throws {
         let harness = Harness()
         let manager = APIManager(ListAPI(), engine: harness.engine)
         let source = FixedParameters(["city": "上海"])
@@ -36,7 +37,7 @@ import Testing
         #expect(request.headers[SignatureHeader.nonce] == "nonce-1")
     }
 
-    @Test func postSendsAFormBody() throws {
+    @Test func postSendsAFormBody() async throws {
         let harness = Harness()
         var api = ListAPI()
         api.httpMethod = .post
@@ -50,7 +51,7 @@ import Testing
         #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
     }
 
-    @Test func invalidParametersFailWithoutSending() {
+    @Test func invalidParametersFailWithoutSending() async {
         let harness = Harness()
         let manager = APIManager(ListAPI(), engine: harness.engine)
         let delegate = RecordingDelegate()
@@ -58,12 +59,12 @@ import Testing
         manager.delegate = delegate
         manager.parameterSource = source
         manager.loadData()
-        harness.flush()
+        await harness.flush()
         #expect(harness.transport.sent.isEmpty)
         #expect(delegate.results == [APIResult(kind: .invalidParameters, message: "city must not be empty")])
     }
 
-    @Test func reformersShapeRawDataAndCanTellManagersApart() {
+    @Test func reformersShapeRawDataAndCanTellManagersApart() async {
         struct TitleReformer: APIReformer {
             func reform(_ data: JSONValue, from manager: any APIManaging) -> [String] {
                 let key = manager.definition.methodName == "rentals/list" ? "title" : "name"
@@ -88,13 +89,13 @@ import Testing
         harness.transport.respond(json: ["items": [["title": "Loft"], ["title": "Flat"]]])
         resale.loadData()
         harness.transport.respond(json: ["items": [["name": "Villa"]]])
-        harness.flush()
+        await harness.flush()
         #expect(rentals.fetchData(with: TitleReformer()) == ["Loft", "Flat"])
         #expect(resale.fetchData(with: TitleReformer()) == ["Villa"])
         #expect(rentals.fetchData(with: CountReformer()) == 2)
     }
 
-    @Test func errorKindsForWhatTheServerSends() {
+    @Test func errorKindsForWhatTheServerSends() async {
         let cases: [(Result<HTTPResponse, TransportFailure>, APIResult)] = [
             (.success(.json(["message": "boom"], status: 500)),
              APIResult(kind: .serverError(status: 500), message: "boom")),
@@ -118,13 +119,13 @@ import Testing
             manager.delegate = delegate
             manager.loadData()
             harness.transport.respond(outcome)
-            harness.flush()
+            await harness.flush()
             #expect(delegate.results == [expected])
             #expect(manager.rawData == nil)
         }
     }
 
-    @Test func hugeBodiesAreHandledWithoutCrashing() {
+    @Test func hugeBodiesAreHandledWithoutCrashing() async {
         let harness = Harness()
         let manager = APIManager(ListAPI(), engine: harness.engine)
         let delegate = RecordingDelegate()
@@ -134,19 +135,19 @@ import Testing
             ["id": .number(Double(index)), "title": .string("home \(index)")]
         })
         harness.transport.respond(json: ["items": items])
-        harness.flush()
+        await harness.flush()
         #expect(delegate.kinds == [.success])
         #expect(manager.rawData?["items"]?.arrayValue?.count == 10_000)
     }
 
-    @Test func noNetworkFailsFastWithoutSending() {
+    @Test func noNetworkFailsFastWithoutSending() async {
         let harness = Harness()
         harness.reachability.update(isReachable: false)
         let manager = APIManager(ListAPI(), engine: harness.engine)
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         #expect(manager.loadData())
-        harness.flush()
+        await harness.flush()
         #expect(harness.transport.sent.isEmpty)
         #expect(delegate.kinds == [.noNetwork])
         harness.reachability.update(isReachable: true)
@@ -161,15 +162,15 @@ import Testing
         manager.delegate = delegate
         manager.loadData()
         try await Task.sleep(for: .milliseconds(300))
-        harness.flush()
+        await harness.flush()
         #expect(delegate.kinds == [.timeout])
         #expect(harness.transport.sent.first?.task.isCancelled == true)
         harness.transport.respond(json: ["items": []])
-        harness.flush()
+        await harness.flush()
         #expect(delegate.kinds == [.timeout])
     }
 
-    @Test func ignoreNewWhileLoadingRefusesASecondCall() {
+    @Test func ignoreNewWhileLoadingRefusesASecondCall() async {
         let harness = Harness()
         let manager = APIManager(ListAPI(), engine: harness.engine)
         let delegate = RecordingDelegate()
@@ -178,12 +179,12 @@ import Testing
         #expect(!manager.loadData())
         #expect(harness.transport.sent.count == 1)
         harness.transport.respond(json: ["items": []])
-        harness.flush()
+        await harness.flush()
         #expect(delegate.kinds == [.success])
         #expect(manager.loadData())
     }
 
-    @Test func cancelInFlightReplacesTheOldCall() {
+    @Test func cancelInFlightReplacesTheOldCall() async {
         let harness = Harness()
         var api = ListAPI()
         api.requestStrategy = .cancelInFlight
@@ -199,13 +200,13 @@ import Testing
         #expect(harness.transport.sent[0].task.isCancelled)
         harness.transport.respond(json: ["items": ["old"]], to: 0)
         harness.transport.respond(json: ["items": ["new"]], to: 1)
-        harness.flush()
+        await harness.flush()
         #expect(delegate.kinds == [.cancelled, .success])
         #expect(manager.fetchData() == ["items": ["new"]])
         #expect(manager.lastParameters == ["city": "b"])
     }
 
-    @Test func cancelAllRequestsReportsCancelledOnceAndDropsLateResponses() {
+    @Test func cancelAllRequestsReportsCancelledOnceAndDropsLateResponses() async {
         let harness = Harness()
         let manager = APIManager(ListAPI(), engine: harness.engine)
         let delegate = RecordingDelegate()
@@ -215,11 +216,11 @@ import Testing
         #expect(!manager.isLoading)
         #expect(harness.transport.sent[0].task.isCancelled)
         harness.transport.respond(json: ["items": []])
-        harness.flush()
+        await harness.flush()
         #expect(delegate.kinds == [.cancelled])
     }
 
-    @Test func aGoneDelegateGetsNothingAndAFreedManagerCancelsItsCalls() {
+    @Test func aGoneDelegateGetsNothingAndAFreedManagerCancelsItsCalls() async {
         let harness = Harness()
         var manager: APIManager<ListAPI>? = APIManager(ListAPI(), engine: harness.engine)
         do {
@@ -229,17 +230,17 @@ import Testing
         #expect(manager?.delegate == nil)
         manager?.loadData()
         harness.transport.respond(json: ["items": []])
-        harness.flush()
+        await harness.flush()
         manager?.loadData()
         weak let weakManager = manager
         manager = nil
         #expect(weakManager == nil)
         #expect(harness.transport.sent[1].task.isCancelled)
         harness.transport.respond(json: ["items": []], to: 1)
-        harness.flush()
+        await harness.flush()
     }
 
-    @Test func unknownServiceIsReportedNotCrashed() {
+    @Test func unknownServiceIsReportedNotCrashed() async {
         let harness = Harness()
         var api = ListAPI()
         api.serviceName = "nowhere"
@@ -247,7 +248,7 @@ import Testing
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         manager.loadData()
-        harness.flush()
+        await harness.flush()
         #expect(delegate.results == [APIResult(kind: .invalidParameters, message: "no service named nowhere")])
     }
 }

@@ -3,7 +3,9 @@ import Foundation
 import Networking
 
 /// A transport the test answers by hand.
+// @unchecked Sendable: its only mutable state, the log of sent requests, is guarded by `lock`.
 final class FakeTransport: HTTPTransport, @unchecked Sendable {
+    // @unchecked Sendable: `cancelled` is only read and written under `lock`.
     final class Task: TransportTask, @unchecked Sendable {
         private let lock = NSLock()
         private var cancelled = false
@@ -48,6 +50,7 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// A clock the test moves.
+// @unchecked Sendable: `current` is only read and written under `lock`.
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current = Date(timeIntervalSince1970: 1_700_000_000)
@@ -59,15 +62,13 @@ final class TestClock: @unchecked Sendable {
     }
 }
 
-/// Records the delegate callbacks a manager makes.
-final class RecordingDelegate: APIManagerDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var log: [APIResult] = []
-    private var data: [JSONValue?] = []
+/// Records the delegate callbacks a manager makes, checking they land on the main actor.
+@MainActor
+final class RecordingDelegate: APIManagerDelegate {
+    private(set) var results: [APIResult] = []
+    private(set) var payloads: [JSONValue?] = []
 
-    var results: [APIResult] { lock.lock(); defer { lock.unlock() }; return log }
     var kinds: [APIResultKind] { results.map(\.kind) }
-    var payloads: [JSONValue?] { lock.lock(); defer { lock.unlock() }; return data }
 
     func apiManagerDidSucceed(_ manager: any APIManaging) {
         record(manager)
@@ -78,15 +79,16 @@ final class RecordingDelegate: APIManagerDelegate, @unchecked Sendable {
     }
 
     private func record(_ manager: any APIManaging) {
-        lock.lock()
-        log.append(manager.lastResult!)
-        data.append(manager.fetchData())
-        lock.unlock()
+        MainActor.assertIsolated("a delegate is called on the main actor")
+        dispatchPrecondition(condition: .onQueue(.main))
+        results.append(manager.lastResult!)
+        payloads.append(manager.fetchData())
     }
 }
 
 /// Supplies fixed parameters.
-final class FixedParameters: APIManagerParameterSource, @unchecked Sendable {
+@MainActor
+final class FixedParameters: APIManagerParameterSource {
     var parameters: [String: String]
     init(_ parameters: [String: String] = [:]) { self.parameters = parameters }
     func parameters(for manager: any APIManaging) -> [String: String] { parameters }
@@ -109,11 +111,10 @@ struct ListAPI: APIDefinition {
     }
 }
 
-/// An engine on a fake transport and clock, with a callback queue the test can flush.
+/// An engine on a fake transport and clock; outcomes reach managers on the main actor.
 struct Harness {
     let transport = FakeTransport()
     let clock = TestClock()
-    let queue = DispatchQueue(label: "test.callbacks")
     let reachability = NetworkReachability()
     let engine: APIEngine
 
@@ -128,20 +129,68 @@ struct Harness {
             transport: transport,
             cache: cache,
             reachability: reachability,
-            callbackQueue: queue,
             timeout: timeout,
             clock: { clock.now },
             nonce: { "nonce-\(counter.next())" }
         )
     }
 
-    /// Waits until every delivery queued so far has run.
-    func flush() {
-        queue.sync {}
+    /// Waits until every delivery queued to the main actor so far has landed.
+    @MainActor
+    func flush() async {
+        await flushMainQueue()
+    }
+}
+
+/// Lets everything queued on the main queue so far run, then a few rounds more for
+/// deliveries those queued in turn (the main queue is FIFO).
+@MainActor
+func flushMainQueue(rounds: Int = 3) async {
+    for _ in 0..<rounds {
+        await withCheckedContinuation { (landed: CheckedContinuation<Void, Never>) in
+            DispatchQueue.main.async { landed.resume() }
+        }
+    }
+}
+
+/// Lets a test await callbacks that land on the main actor, one at a time, in order.
+@MainActor
+final class Arrivals {
+    private var arrived = 0
+    private var taken = 0
+    private var waiter: (id: Int, continuation: CheckedContinuation<Bool, Never>)?
+    private var lastWaiterID = 0
+
+    /// One more callback landed.
+    func signal() {
+        arrived += 1
+        guard let waiter else { return }
+        self.waiter = nil
+        taken += 1
+        waiter.continuation.resume(returning: true)
+    }
+
+    /// Waits for the next callback not waited for yet; false when none lands within `seconds`.
+    func wait(seconds: Double = 10) async -> Bool {
+        if taken < arrived {
+            taken += 1
+            return true
+        }
+        lastWaiterID += 1
+        let id = lastWaiterID
+        return await withCheckedContinuation { continuation in
+            waiter = (id, continuation)
+            DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { [weak self] in
+                guard let self, let waiter = self.waiter, waiter.id == id else { return }
+                self.waiter = nil
+                waiter.continuation.resume(returning: false)
+            }
+        }
     }
 }
 
 /// A thread-safe counter.
+// @unchecked Sendable: `value` is only read and written under `lock`.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0

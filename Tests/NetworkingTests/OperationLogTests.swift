@@ -2,27 +2,25 @@ import Foundation
 import Networking
 import Testing
 
+@MainActor
 @Suite struct OperationLogTests {
-    final class ScriptedUploader: OperationLogUploader, @unchecked Sendable {
-        private let lock = NSLock()
+    @MainActor
+    final class ScriptedUploader: OperationLogUploader {
         private var batches: [[OperationLogEntry]] = []
         var succeeds = true
         var holds = false
-        private var held: [@Sendable (Bool) -> Void] = []
+        private var held: [(Bool) -> Void] = []
 
-        var uploaded: [[Int64]] { lock.lock(); defer { lock.unlock() }; return batches.map { $0.map(\.sequence) } }
+        var uploaded: [[Int64]] { batches.map { $0.map(\.sequence) } }
 
-        func upload(_ batch: [OperationLogEntry], completion: @escaping @Sendable (Bool) -> Void) {
-            lock.lock()
+        func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void) {
             batches.append(batch)
-            if holds { held.append(completion); lock.unlock(); return }
-            let result = succeeds
-            lock.unlock()
-            completion(result)
+            if holds { held.append(completion); return }
+            completion(succeeds)
         }
 
         func release(_ result: Bool) {
-            lock.lock(); let waiting = held; held = []; lock.unlock()
+            let waiting = held; held = []
             waiting.forEach { $0(result) }
         }
     }

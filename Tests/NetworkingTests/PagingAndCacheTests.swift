@@ -2,12 +2,13 @@ import Foundation
 import Networking
 import Testing
 
+@MainActor
 @Suite struct PagingTests {
     func page(_ ids: Range<Int>) -> JSONValue {
         ["items": .array(ids.map { ["id": .number(Double($0))] })]
     }
 
-    @Test func nextPageAdvancesUntilAShortPage() throws {
+    @Test func nextPageAdvancesUntilAShortPage() async throws {
         let harness = Harness()
         var api = ListAPI()
         api.pageSize = 2
@@ -19,12 +20,12 @@ import Testing
         #expect(manager.loadNextPage())
         #expect(!manager.loadNextPage())
         harness.transport.respond(json: page(0..<2))
-        harness.flush()
+        await harness.flush()
         #expect(manager.isFirstPage)
         #expect(!manager.isLastPage)
         #expect(manager.loadNextPage())
         harness.transport.respond(json: page(2..<3))
-        harness.flush()
+        await harness.flush()
         #expect(!manager.isFirstPage)
         #expect(manager.isLastPage)
         #expect(!manager.loadNextPage())
@@ -35,7 +36,7 @@ import Testing
         #expect(harness.transport.requests.last?.queryParameters["page"] == "1")
     }
 
-    @Test func aFailedPageKeepsThePageHeld() {
+    @Test func aFailedPageKeepsThePageHeld() async {
         let harness = Harness()
         var api = ListAPI()
         api.pageSize = 2
@@ -44,15 +45,15 @@ import Testing
         manager.delegate = delegate
         manager.loadData()
         harness.transport.respond(json: page(0..<2))
-        harness.flush()
+        await harness.flush()
         manager.loadNextPage()
         harness.transport.respond(.failure(.timeout))
-        harness.flush()
+        await harness.flush()
         manager.loadNextPage()
         #expect(harness.transport.requests.last?.queryParameters["page"] == "2")
     }
 
-    @Test func anAPIWithoutPagesHasNoNextPage() {
+    @Test func anAPIWithoutPagesHasNoNextPage() async {
         let harness = Harness()
         let manager = APIManager(ListAPI(), engine: harness.engine)
         #expect(!manager.loadNextPage())
@@ -60,6 +61,7 @@ import Testing
     }
 }
 
+@MainActor
 @Suite struct CacheTests {
     func cachedManager(_ harness: Harness, policy: CachePolicy = .memory()) -> (APIManager<ListAPI>, RecordingDelegate) {
         var api = ListAPI()
@@ -70,78 +72,78 @@ import Testing
         return (manager, delegate)
     }
 
-    @Test func aFreshEntryAnswersWithoutTheNetworkAndSaysSo() {
+    @Test func aFreshEntryAnswersWithoutTheNetworkAndSaysSo() async {
         let harness = Harness()
         let (manager, delegate) = cachedManager(harness)
         manager.loadData()
         harness.transport.respond(json: ["items": [1]])
-        harness.flush()
+        await harness.flush()
         harness.clock.advance(by: 179)
         manager.loadData()
-        harness.flush()
+        await harness.flush()
         #expect(harness.transport.sent.count == 1)
         #expect(delegate.results.map(\.isFromCache) == [false, true])
         #expect(delegate.payloads.last == ["items": [1]])
     }
 
-    @Test func entriesExpireAfterTheirTimeToLive() {
+    @Test func entriesExpireAfterTheirTimeToLive() async {
         let harness = Harness()
         let (manager, _) = cachedManager(harness)
         manager.loadData()
         harness.transport.respond(json: ["items": [1]])
-        harness.flush()
+        await harness.flush()
         harness.clock.advance(by: 180)
         manager.loadData()
         #expect(harness.transport.sent.count == 2)
     }
 
-    @Test func ignoringTheCacheForcesARefresh() {
+    @Test func ignoringTheCacheForcesARefresh() async {
         let harness = Harness()
         let (manager, delegate) = cachedManager(harness)
         manager.loadData()
         harness.transport.respond(json: ["items": [1]])
-        harness.flush()
+        await harness.flush()
         manager.loadData(ignoringCache: true)
         harness.transport.respond(json: ["items": [2]])
-        harness.flush()
+        await harness.flush()
         #expect(harness.transport.sent.count == 2)
         manager.loadData()
-        harness.flush()
+        await harness.flush()
         #expect(delegate.payloads.last == ["items": [2]])
     }
 
-    @Test func keysIncludeTheParameters() {
+    @Test func keysIncludeTheParameters() async {
         let harness = Harness()
         let (manager, _) = cachedManager(harness)
         let source = FixedParameters(["city": "a"])
         manager.parameterSource = source
         manager.loadData()
         harness.transport.respond(json: ["items": []])
-        harness.flush()
+        await harness.flush()
         source.parameters = ["city": "b"]
         manager.loadData()
         #expect(harness.transport.sent.count == 2)
         #expect(ResponseCache.key(service: "s", api: "a", parameters: ["y": "2", "x": "1"]) == "s|a|x=1&y=2")
     }
 
-    @Test func noPolicyMeansNoCaching() {
+    @Test func noPolicyMeansNoCaching() async {
         let harness = Harness()
         let (manager, _) = cachedManager(harness, policy: .none)
         manager.loadData()
         harness.transport.respond(json: ["items": []])
-        harness.flush()
+        await harness.flush()
         manager.loadData()
         #expect(harness.transport.sent.count == 2)
     }
 
-    @Test func aCachedResponseStillPassesValidation() throws {
+    @Test func aCachedResponseStillPassesValidation() async throws {
         let cache = ResponseCache()
         let harness = Harness(cache: cache)
         let (manager, delegate) = cachedManager(harness)
         let key = ResponseCache.key(service: "rentals", api: "rentals/list", parameters: [:])
         cache.store(Data(#"{"wrong":1}"#.utf8), for: key, policy: .memory(), now: harness.clock.now)
         manager.loadData()
-        harness.flush()
+        await harness.flush()
         #expect(delegate.results == [APIResult(kind: .invalidResponse, message: "items missing", isFromCache: true)])
     }
 
@@ -183,7 +185,9 @@ import Testing
     }
 }
 
+@MainActor
 @Suite struct InterceptorTests {
+    // @unchecked Sendable: `entries` is only read and written under `lock`; the rest is immutable.
     final class Log: APIInterceptor, @unchecked Sendable {
         let name: String
         let allow: Bool
@@ -213,7 +217,7 @@ import Testing
         func didFail(_ manager: any APIManaging) { add("didFail") }
     }
 
-    @Test func appWideThenPerManagerInTheDocumentedOrder() {
+    @Test func appWideThenPerManagerInTheDocumentedOrder() async {
         let harness = Harness()
         let log = Log("log")
         let app = Log("app", shared: log)
@@ -225,10 +229,10 @@ import Testing
         manager.interceptors = [own]
         manager.loadData()
         harness.transport.respond(json: ["items": []])
-        harness.flush()
+        await harness.flush()
         manager.loadData()
         harness.transport.respond(json: ["nope": 1])
-        harness.flush()
+        await harness.flush()
         #expect(log.events == [
             "app.shouldCall", "own.shouldCall", "app.didCall", "own.didCall",
             "app.didReceive", "own.didReceive", "app.willSucceed", "own.willSucceed",
@@ -238,14 +242,14 @@ import Testing
         ])
     }
 
-    @Test func shouldCallFalseStopsTheCallSilently() {
+    @Test func shouldCallFalseStopsTheCallSilently() async {
         let harness = Harness()
         let manager = APIManager(ListAPI(), engine: harness.engine)
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         manager.interceptors = [Log("veto", allow: false)]
         #expect(!manager.loadData())
-        harness.flush()
+        await harness.flush()
         #expect(harness.transport.sent.isEmpty)
         #expect(delegate.kinds.isEmpty)
     }

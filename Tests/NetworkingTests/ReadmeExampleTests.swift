@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Networking
 import Testing
@@ -18,11 +17,12 @@ private struct ListingTitleReformer: APIReformer {
     }
 }
 
-private final class ListingLogic: APIManagerDelegate, APIManagerParameterSource, @unchecked Sendable {
+@MainActor
+private final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
     let manager: APIManager<RentalListAPI>
     private(set) var titles: [String] = []
     private(set) var problem: String?
-    let landed = DispatchSemaphore(value: 0)
+    let landed = Arrivals()
 
     init(engine: APIEngine) {
         manager = APIManager(RentalListAPI(), engine: engine)
@@ -43,8 +43,9 @@ private final class ListingLogic: APIManagerDelegate, APIManagerParameterSource,
     }
 }
 
+@MainActor
 @Suite struct NetworkingReadmeExampleTests {
-    @Test func networkingInOneExample() {
+    @Test func networkingInOneExample() async {
         let secret = Array("from-your-configuration".utf8)
         let verifier = SignatureVerifier(secret: secret)
         let transport = InProcessTransport { request in
@@ -63,9 +64,9 @@ private final class ListingLogic: APIManagerDelegate, APIManagerParameterSource,
         )
         let logic = ListingLogic(engine: engine)
         logic.manager.loadData()
-        #expect(logic.landed.wait(timeout: .now() + 5) == .success)
+        #expect(await logic.landed.wait(seconds: 5))
         logic.manager.loadNextPage()
-        #expect(logic.landed.wait(timeout: .now() + 5) == .success)
+        #expect(await logic.landed.wait(seconds: 5))
         #expect(logic.titles == ["Loft", "Studio", "Villa"])
         #expect(logic.problem == nil)
         #expect(logic.manager.isLastPage)

@@ -11,6 +11,7 @@ import Glibc
 #endif
 
 /// Regressions for defects found in review; each failed (or crashed) before its fix.
+@MainActor
 @Suite struct NetworkingReviewRegressionTests {
     @Test func anAbsurdTimestampIsStaleNotACrash() {
         let verifier = SignatureVerifier(secret: Array("k".utf8))
@@ -20,51 +21,51 @@ import Glibc
         }
     }
 
-    @Test func aCallCancelledWhileBeingSentCancelsItsTransportTask() {
+    @Test func aCallCancelledWhileBeingSentCancelsItsTransportTask() async {
+        // @unchecked Sendable: `onSend` is set and called only on the main actor (managers send from there).
         final class CancellingTransport: HTTPTransport, @unchecked Sendable {
             let inner = FakeTransport()
-            var onSend: () -> Void = {}
+            var onSend: @MainActor () -> Void = {}
             func send(_ request: HTTPRequest, timeout: Duration,
                       completion: @escaping @Sendable (Result<HTTPResponse, TransportFailure>) -> Void) -> any TransportTask {
-                onSend()
+                MainActor.assumeIsolated { onSend() }
                 return inner.send(request, timeout: timeout, completion: completion)
             }
         }
         let transport = CancellingTransport()
-        let queue = DispatchQueue(label: "cancel-during-send")
         let engine = APIEngine(services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "http://x")!)]),
-                               transport: transport, callbackQueue: queue)
+                               transport: transport)
         let manager = APIManager(ListAPI(), engine: engine)
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         transport.onSend = { manager.cancelAllRequests() }
         manager.loadData()
-        queue.sync {}
+        await flushMainQueue()
         #expect(delegate.kinds == [.cancelled])
         #expect(transport.inner.sent.first?.task.isCancelled == true)
     }
 
-    @Test func aCallStaysLoadingUntilItsOutcomeIsApplied() {
+    @Test func aCallStaysLoadingUntilItsOutcomeIsApplied() async {
         let harness = Harness()
         var api = ListAPI()
         api.pageSize = 2
         let manager = APIManager(api, engine: harness.engine)
         let delegate = RecordingDelegate()
         manager.delegate = delegate
-        let busy = DispatchSemaphore(value: 0)
-        harness.queue.async { busy.wait() }   // the callback queue is busy, like a main thread
+        // The main actor is busy: this test holds it and does not yield until the flush, so
+        // page 1's response arrives (evaluated and queued) but cannot be applied yet.
         #expect(manager.loadNextPage())
         harness.transport.respond(json: ["items": [1, 2]])
+        #expect(delegate.kinds.isEmpty)
         #expect(manager.isLoading)
         #expect(!manager.loadNextPage())
-        busy.signal()
-        harness.flush()
+        await harness.flush()
         #expect(!manager.isLoading)
         #expect(manager.loadNextPage())
         #expect(harness.transport.requests.map { $0.queryParameters["page"] } == ["1", "2"])
     }
 
-    @Test func anOlderResponseNeverOverwritesANewerOne() {
+    @Test func anOlderResponseNeverOverwritesANewerOne() async {
         let harness = Harness()
         var api = ListAPI()
         api.requestStrategy = .cancelInFlight
@@ -75,13 +76,35 @@ import Glibc
         manager.loadData()
         harness.transport.respond(json: ["items": ["new"]], to: 1)
         harness.transport.respond(json: ["items": ["old"]], to: 0)
-        harness.flush()
+        await harness.flush()
         #expect(manager.fetchData() == ["items": ["new"]])
         #expect(delegate.kinds == [.cancelled, .success])
     }
 
-    @Test func aGoneDelegatesResponseIsDroppedWithoutInterceptors() {
-        final class Counting: APIInterceptor, @unchecked Sendable {
+    @Test func aResponseWaitingForTheBusyMainActorNeverOverwritesANewerCall() async {
+        let harness = Harness()
+        var api = ListAPI()
+        api.requestStrategy = .cancelInFlight
+        let manager = APIManager(api, engine: harness.engine)
+        let delegate = RecordingDelegate()
+        let source = FixedParameters(["city": "old"])
+        manager.delegate = delegate
+        manager.parameterSource = source
+        // The main actor stays busy (this test does not yield) until the flush: the old
+        // call's response arrives and waits for it, then a newer call replaces the old one.
+        manager.loadData()
+        harness.transport.respond(json: ["items": ["old"]], to: 0)
+        source.parameters = ["city": "new"]
+        manager.loadData()
+        harness.transport.respond(json: ["items": ["new"]], to: 1)
+        await harness.flush()
+        #expect(delegate.kinds == [.cancelled, .success])
+        #expect(manager.fetchData() == ["items": ["new"]])
+        #expect(manager.lastParameters == ["city": "new"])
+    }
+
+    @Test func aGoneDelegatesResponseIsDroppedWithoutInterceptors() async {
+        final class Counting: APIInterceptor, Sendable {
             let count = Counter()
             func willSucceed(_ manager: any APIManaging) { _ = count.next() }
         }
@@ -95,7 +118,7 @@ import Glibc
             manager.loadData()
         }
         harness.transport.respond(json: ["items": []])
-        harness.flush()
+        await harness.flush()
         #expect(manager.rawData == nil)
         #expect(manager.lastResult == nil)
         #expect(interceptor.count.current == 0)
@@ -103,15 +126,15 @@ import Glibc
     }
 
     @Test func uploadPendingDuringAnUploadStillSendsTheRest() {
-        final class HeldUploader: OperationLogUploader, @unchecked Sendable {
-            private let lock = NSLock()
-            private var held: [@Sendable (Bool) -> Void] = []
+        @MainActor
+        final class HeldUploader: OperationLogUploader {
+            private var held: [(Bool) -> Void] = []
             private(set) var sizes: [Int] = []
-            func upload(_ batch: [OperationLogEntry], completion: @escaping @Sendable (Bool) -> Void) {
-                lock.lock(); sizes.append(batch.count); held.append(completion); lock.unlock()
+            func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void) {
+                sizes.append(batch.count); held.append(completion)
             }
             func release() {
-                lock.lock(); let waiting = held; held = []; lock.unlock()
+                let waiting = held; held = []
                 waiting.forEach { $0(true) }
             }
         }
@@ -200,6 +223,7 @@ import Glibc
     }
 }
 
+// @unchecked Sendable: `stored` is only read and written under `lock`.
 final class StatusBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Int?

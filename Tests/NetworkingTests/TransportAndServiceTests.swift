@@ -3,6 +3,7 @@ import Foundation
 import Networking
 import Testing
 
+@MainActor
 @Suite struct InProcessTransportTests {
     @Test func handsTheRequestToTheHandlerAfterTheLatency() throws {
         let seen = Counter()
@@ -25,32 +26,32 @@ import Testing
         #expect(seen.current == 1)
     }
 
-    @Test func aCancelledRequestNeverCompletes() {
+    @Test func aCancelledRequestNeverCompletes() async throws {
         let transport = InProcessTransport(latency: .milliseconds(50)) { _ in .json([:]) }
         let completed = Counter()
         let task = transport.send(HTTPRequest(method: .get, url: URL(string: "http://x")!), timeout: .seconds(1)) { _ in
             _ = completed.next()
         }
         task.cancel()
-        Thread.sleep(forTimeInterval: 0.15)
+        try await Task.sleep(for: .milliseconds(150))
         #expect(completed.current == 0)
     }
 
-    @Test func latencyBeyondTheTimeoutIsATimeoutThroughTheEngine() {
+    @Test func latencyBeyondTheTimeoutIsATimeoutThroughTheEngine() async {
         let transport = InProcessTransport(latency: .seconds(3)) { _ in .json(["items": []]) }
-        let queue = DispatchQueue(label: "in-process.timeout")
         let engine = APIEngine(services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "http://x")!)]),
-                               transport: transport, callbackQueue: queue, timeout: .milliseconds(50))
+                               transport: transport, timeout: .milliseconds(50))
         let manager = APIManager(ListAPI(), engine: engine)
         let delegate = URLSessionTransportTests.WaitingDelegate()
         manager.delegate = delegate
         manager.loadData()
-        #expect(delegate.wait(seconds: 10))
+        #expect(await delegate.wait(seconds: 10))
         #expect(delegate.recorder.kinds == [.timeout])
     }
 }
 
 /// Carries a transport outcome across threads.
+// @unchecked Sendable: `stored` is only read and written under `lock`.
 final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Result<HTTPResponse, TransportFailure>?
@@ -58,6 +59,7 @@ final class ResultBox: @unchecked Sendable {
     func set(_ value: Result<HTTPResponse, TransportFailure>) { lock.lock(); stored = value; lock.unlock() }
 }
 
+@MainActor
 @Suite struct ServiceTests {
     @Test func servicesAreFoundByNameAndCanBeReplaced() {
         let registry = ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "https://a.example")!)])
@@ -73,7 +75,7 @@ final class ResultBox: @unchecked Sendable {
         #expect(service.url(for: "homes/new/list").absoluteString == "https://api.example/v2/homes/new/list")
     }
 
-    @Test func keyConventionsDifferPerService() {
+    @Test func keyConventionsDifferPerService() async {
         let harness = Harness()
         harness.engine.services.register(APIService(name: "resale", baseURL: URL(string: "https://r.example")!,
                                                     pageKey: "esf_page", pageSizeKey: "esf_size", messageKey: "esf_msg"))
@@ -88,7 +90,7 @@ final class ResultBox: @unchecked Sendable {
         manager.loadData()
         #expect(harness.transport.requests.last?.queryParameters == ["esf_page": "1", "esf_size": "5"])
         harness.transport.respond(json: ["esf_msg": "maintenance"], status: 503)
-        harness.flush()
+        await harness.flush()
         #expect(delegate.results == [APIResult(kind: .serverError(status: 503), message: "maintenance")])
     }
 }

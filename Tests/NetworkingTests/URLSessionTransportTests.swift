@@ -9,61 +9,61 @@ import Testing
 
 /// End-to-end: the real URLSession transport against a real HTTP server on 127.0.0.1,
 /// started by each test.
+@MainActor
 @Suite(.serialized) struct URLSessionTransportTests {
     /// Runs `body` with an engine whose service points at a fresh loopback server.
     func withServer(
         timeout: Duration = .seconds(5),
         secret: [UInt8]? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
-        _ body: (APIEngine, LoopbackHTTPServer, DispatchQueue) throws -> Void
-    ) throws {
+        _ body: (APIEngine, LoopbackHTTPServer) async throws -> Void
+    ) async throws {
         let server = LoopbackHTTPServer(handler: handler)
         try server.start()
         defer { server.stop() }
-        let queue = DispatchQueue(label: "e2e.callbacks")
         let engine = APIEngine(
             services: ServiceRegistry([APIService(name: "rentals", baseURL: server.baseURL, signingSecret: secret)]),
             transport: URLSessionTransport(),
-            callbackQueue: queue,
             timeout: timeout
         )
-        try body(engine, server, queue)
+        try await body(engine, server)
     }
 
     /// A delegate that lets the test wait for the n-th callback.
-    final class WaitingDelegate: APIManagerDelegate, @unchecked Sendable {
+    @MainActor
+    final class WaitingDelegate: APIManagerDelegate {
         let recorder = RecordingDelegate()
-        let arrived = DispatchSemaphore(value: 0)
-        func apiManagerDidSucceed(_ manager: any APIManaging) { recorder.apiManagerDidSucceed(manager); arrived.signal() }
-        func apiManagerDidFail(_ manager: any APIManaging) { recorder.apiManagerDidFail(manager); arrived.signal() }
-        func wait(seconds: Double = 10) -> Bool { arrived.wait(timeout: .now() + seconds) == .success }
+        private let arrivals = Arrivals()
+        func apiManagerDidSucceed(_ manager: any APIManaging) { recorder.apiManagerDidSucceed(manager); arrivals.signal() }
+        func apiManagerDidFail(_ manager: any APIManaging) { recorder.apiManagerDidFail(manager); arrivals.signal() }
+        func wait(seconds: Double = 10) async -> Bool { await arrivals.wait(seconds: seconds) }
     }
 
-    @Test func aSignedGetReachesTheServerAndTheDataComesBack() throws {
+    @Test func aSignedGetReachesTheServerAndTheDataComesBack() async throws {
         let secret = Array("e2e-secret".utf8)
         let verifier = SignatureVerifier(secret: secret)
-        try withServer(secret: secret, handler: { request in
+        try await withServer(secret: secret, handler: { request in
             let verdict = verifier.verify(apiName: "rentals/list", parameters: request.parameters,
                                           headers: request.headers, now: Date())
             guard verdict == .valid else { return .json(["message": .string("signature \(verdict)")], status: 401) }
             return .json(["items": [["title": .string("for \(request.parameters["city"] ?? "?")")]]])
-        }) { engine, _, _ in
+        }) { engine, _ in
             let manager = APIManager(ListAPI(), engine: engine)
             let delegate = WaitingDelegate()
             let source = FixedParameters(["city": "杭州"])
             manager.delegate = delegate
             manager.parameterSource = source
             manager.loadData()
-            #expect(delegate.wait())
+            #expect(await delegate.wait())
             #expect(delegate.recorder.kinds == [.success])
             #expect(manager.fetchData()?["items"]?[0]?["title"] == "for 杭州")
         }
     }
 
-    @Test func aPostFormBodyArrivesIntact() throws {
-        try withServer(handler: { request in
+    @Test func aPostFormBodyArrivesIntact() async throws {
+        try await withServer(handler: { request in
             .json(["items": [.string(request.formParameters["note"] ?? "missing")]])
-        }) { engine, _, _ in
+        }) { engine, _ in
             var api = ListAPI()
             api.httpMethod = .post
             let manager = APIManager(api, engine: engine)
@@ -72,25 +72,25 @@ import Testing
             manager.delegate = delegate
             manager.parameterSource = source
             manager.loadData()
-            #expect(delegate.wait())
+            #expect(await delegate.wait())
             #expect(manager.fetchData() == ["items": ["a&b=c 中"]])
         }
     }
 
-    @Test func serverErrorsAndMalformedJSONGetTheirKinds() throws {
+    @Test func serverErrorsAndMalformedJSONGetTheirKinds() async throws {
         let answers: [HTTPResponse] = [
             .json(["message": "database down"], status: 500),
             HTTPResponse(status: 200, body: Data("{\"items\": [1, 2".utf8)),
             HTTPResponse(status: 204),
         ]
         let index = Counter()
-        try withServer(handler: { _ in answers[(index.next() - 1) % answers.count] }) { engine, _, _ in
+        try await withServer(handler: { _ in answers[(index.next() - 1) % answers.count] }) { engine, _ in
             let manager = APIManager(ListAPI(), engine: engine)
             let delegate = WaitingDelegate()
             manager.delegate = delegate
             for _ in answers {
                 manager.loadData()
-                #expect(delegate.wait())
+                #expect(await delegate.wait())
             }
             #expect(delegate.recorder.results == [
                 APIResult(kind: .serverError(status: 500), message: "database down"),
@@ -100,52 +100,51 @@ import Testing
         }
     }
 
-    @Test func aSlowServerTimesOut() throws {
-        try withServer(timeout: .milliseconds(300), handler: { _ in
+    @Test func aSlowServerTimesOut() async throws {
+        try await withServer(timeout: .milliseconds(300), handler: { _ in
             Thread.sleep(forTimeInterval: 1.5)
             return .json(["items": []])
-        }) { engine, _, _ in
+        }) { engine, _ in
             let manager = APIManager(ListAPI(), engine: engine)
             let delegate = WaitingDelegate()
             manager.delegate = delegate
             manager.loadData()
-            #expect(delegate.wait())
+            #expect(await delegate.wait())
             #expect(delegate.recorder.kinds == [.timeout])
         }
     }
 
-    @Test func aSlowResponseCanBeCancelled() throws {
-        try withServer(handler: { _ in
+    @Test func aSlowResponseCanBeCancelled() async throws {
+        try await withServer(handler: { _ in
             Thread.sleep(forTimeInterval: 1.0)
             return .json(["items": []])
-        }) { engine, _, queue in
+        }) { engine, _ in
             let manager = APIManager(ListAPI(), engine: engine)
             let delegate = WaitingDelegate()
             manager.delegate = delegate
             manager.loadData()
-            Thread.sleep(forTimeInterval: 0.1)
+            try await Task.sleep(for: .milliseconds(100))
             manager.cancelAllRequests()
-            #expect(delegate.wait())
-            Thread.sleep(forTimeInterval: 1.2)
-            queue.sync {}
+            #expect(await delegate.wait())
+            try await Task.sleep(for: .milliseconds(1200))
+            await flushMainQueue()
             #expect(delegate.recorder.kinds == [.cancelled])
         }
     }
 
-    @Test func nobodyListeningIsNoNetwork() throws {
+    @Test func nobodyListeningIsNoNetwork() async throws {
         let server = LoopbackHTTPServer { _ in .json([:]) }
         let port = try server.start()
         server.stop()
-        let queue = DispatchQueue(label: "e2e.refused")
         let engine = APIEngine(
             services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "http://127.0.0.1:\(port)")!)]),
-            transport: URLSessionTransport(), callbackQueue: queue, timeout: .seconds(5)
+            transport: URLSessionTransport(), timeout: .seconds(5)
         )
         let manager = APIManager(ListAPI(), engine: engine)
         let delegate = WaitingDelegate()
         manager.delegate = delegate
         manager.loadData()
-        #expect(delegate.wait())
+        #expect(await delegate.wait())
         #expect(delegate.recorder.kinds == [.noNetwork])
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Persistence
 import Signals
 import SignalsTesting
+import Synchronization
 import Testing
 
 @Suite struct ObservationTests {
@@ -51,14 +52,25 @@ import Testing
     @Test func observersMayQueryTheDatabase() throws {
         let folder = TemporaryFolder()
         let table = ListingTable(database: folder.database())
-        var titles: [String] = []
+        let titles = SeenTitles()
         let subscription = table.changes.observe { change in
             for id in change.inserted {
                 if let title = try? table.find(primaryKey: .integer(id))?["title"]?.stringValue { titles.append(title) }
             }
         }
         try table.insert(listing("a", "Loft"))
-        #expect(titles == ["Loft"])
+        #expect(titles.all == ["Loft"])
         subscription.dispose()
     }
+}
+
+/// Titles an observer saw, from whichever thread it ran on.
+final class SeenTitles: Sendable {
+    private let titles = Mutex<[String]>([])
+
+    func append(_ title: String) {
+        titles.withLock { $0.append(title) }
+    }
+
+    var all: [String] { titles.withLock { $0 } }
 }

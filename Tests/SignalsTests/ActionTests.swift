@@ -14,20 +14,18 @@ import Testing
     }
 
     /// Collects the completion callbacks of an action's runs so a test can finish them later.
-    final class PendingRuns<Input, Output>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var runs: [(input: Input, done: (Result<Output, any Error>) -> Void)] = []
+    final class PendingRuns<Input: Sendable, Output: Sendable>: Sendable {
+        typealias Completion = @Sendable (Result<Output, any Error>) -> Void
+        private let runs = Locked<[(input: Input, done: Completion)]>([])
 
-        func add(_ input: Input, _ done: @escaping (Result<Output, any Error>) -> Void) {
-            lock.lock(); defer { lock.unlock() }
+        func add(_ input: Input, _ done: @escaping Completion) {
             runs.append((input, done))
         }
 
-        var count: Int { lock.lock(); defer { lock.unlock() }; return runs.count }
-        var inputs: [Input] { lock.lock(); defer { lock.unlock() }; return runs.map(\.input) }
-        func done(_ index: Int) -> (Result<Output, any Error>) -> Void {
-            lock.lock(); defer { lock.unlock() }
-            return runs[index].done
+        var count: Int { runs.value.count }
+        var inputs: [Input] { runs.value.map(\.input) }
+        func done(_ index: Int) -> Completion {
+            runs.value[index].done
         }
     }
 
@@ -86,23 +84,23 @@ import Testing
 
     @Test func applyReturnsFalseWhileDisabled() {
         let allowed = MutableProperty(false)
-        var calls = 0
+        let calls = Locked(0)
         let action = Action<Int, Int>(enabledIf: allowed) { input, done in
-            calls += 1
+            calls.increment()
             done(.success(input))
         }
         let values = action.values.record()
         let enabled = action.isEnabled.record()
         #expect(!action.isEnabled.value)
         #expect(!action.apply(1))
-        #expect(calls == 0)
+        #expect(calls.value == 0)
         #expect(!action.isExecuting.value)
         allowed.value = true
         #expect(action.isEnabled.value)
         #expect(action.apply(2))
         allowed.value = false
         #expect(!action.apply(3))
-        #expect(calls == 1)
+        #expect(calls.value == 1)
         values.assertValues([2])
         // One emission per change of `enabledIf`, plus the run (true -> false -> true).
         enabled.assertValues([false, true, false, true, false])
@@ -155,18 +153,17 @@ import Testing
 
     @Test func valueIsSentBeforeExecutingTurnsFalse() {
         let action = Action<Int, Int> { input, done in done(.success(input)) }
-        var executingWhenValueArrived: [Bool] = []
+        let executingWhenValueArrived = Locked<[Bool]>([])
         action.values.observe { _ in executingWhenValueArrived.append(action.isExecuting.value) }
         action.apply(1)
-        #expect(executingWhenValueArrived == [true])
+        #expect(executingWhenValueArrived.value == [true])
         #expect(!action.isExecuting.value)
     }
 
     @Test func asyncCompletionFromAnotherThread() async {
         let action = Action<Int, Int> { input, done in
-            let done = SendableBox(done)
             ActionTests.worker.asyncAfter(deadline: .now() + .milliseconds(10)) {
-                done.value(.success(input * 2))
+                done(.success(input * 2))
             }
         }
         let executingChanges = action.isExecuting.signal.values
@@ -185,23 +182,17 @@ import Testing
 
     @Test func asyncFailureFromAnotherThread() {
         let action = Action<Void, Int> { _, done in
-            let done = SendableBox(done)
-            ActionTests.worker.async { done.value(.failure(Failure(code: 3))) }
+            ActionTests.worker.async { done(.failure(Failure(code: 3))) }
         }
         let received = DispatchSemaphore(value: 0)
-        let lock = NSLock()
-        var codes: [Int] = []
+        let codes = Locked<[Int]>([])
         let subscription = action.errors.observe { error in
-            lock.lock()
             codes.append((error as? Failure)?.code ?? -1)
-            lock.unlock()
             received.signal()
         }
         #expect(action.apply(()))
         #expect(received.wait(timeout: .now() + .milliseconds(900)) == .success)
-        lock.lock()
-        #expect(codes == [3])
-        lock.unlock()
+        #expect(codes.value == [3])
         subscription.dispose()
     }
 
@@ -214,10 +205,10 @@ import Testing
             let runs = PendingRuns<Int, Int>()
             let action = Action<Int, Int> { input, done in runs.add(input, done) }
             #expect(action.apply(0))
-            let finishFirst = SendableBox(runs.done(0))
+            let finishFirst = runs.done(0)
             let finished = DispatchSemaphore(value: 0)
             ActionTests.worker.async {
-                finishFirst.value(.success(0))
+                finishFirst(.success(0))
                 finished.signal()
             }
             while !action.apply(1) {}
@@ -241,10 +232,4 @@ import Testing
         runs.done(0)(.success(0))
         #expect(!action.isExecuting.value)
     }
-}
-
-/// Carries a value that is not `Sendable` (such as an action's completion) to another thread.
-struct SendableBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -16,7 +16,7 @@ struct ProfileViewModel: Equatable {
 }
 
 @Suite struct BindingTests {
-    @Test func bindDeliversTheCurrentValueFirstThenChanges() {
+    @Test @MainActor func bindDeliversTheCurrentValueFirstThenChanges() async {
         let title = MutableProperty("Homes")
         let label = LabelView()
         let binding = title.bind(to: label) { label, text in label.text = text }
@@ -28,7 +28,7 @@ struct ProfileViewModel: Equatable {
         #expect(label.text == "Rentals")
     }
 
-    @Test func bindHoldsItsTargetWeakly() {
+    @Test @MainActor func bindHoldsItsTargetWeakly() async {
         let title = MutableProperty("a")
         let tracker = ReleaseTracker()
         var binding: Disposable?
@@ -42,7 +42,7 @@ struct ProfileViewModel: Equatable {
         #expect(binding?.isDisposed == true)
     }
 
-    @Test func signalBindDeliversLaterValuesToTheTarget() {
+    @Test @MainActor func signalBindDeliversLaterValuesToTheTarget() async {
         let (signal, input) = Signal<String>.pipe()
         let label = LabelView()
         signal.bind(to: label) { label, text in label.text = text }
@@ -50,7 +50,7 @@ struct ProfileViewModel: Equatable {
         #expect(label.text == "x")
     }
 
-    @Test func keyPathBindingSkipsRepeatsPerField() {
+    @Test @MainActor func keyPathBindingSkipsRepeatsPerField() async {
         let viewModel = MutableProperty(ProfileViewModel(title: "A", subtitle: "s", count: 0))
         let title = LabelView()
         let subtitle = LabelView()
@@ -128,10 +128,9 @@ struct ProfileViewModel: Equatable {
         let left = MutableProperty(0)
         let right = MutableProperty(0)
         left <~> right
-        var corrected = false
+        let corrected = Locked(false)
         left.signal.observe { value in
-            if value == 5, !corrected {
-                corrected = true
+            if value == 5, !corrected.testAndSet() {
                 left.value = 6
             }
         }
@@ -142,8 +141,8 @@ struct ProfileViewModel: Equatable {
         rightLog.assertValues([5, 6])
     }
 
-    @Test func controllerStyleOwnerReleasesEverythingItBound() {
-        final class Screen {
+    @Test @MainActor func controllerStyleOwnerReleasesEverythingItBound() async {
+        @MainActor final class Screen {
             let bag = DisposeBag()
             let label = LabelView()
             init(title: Property<String>) {

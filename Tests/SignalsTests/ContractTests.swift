@@ -37,8 +37,9 @@ import Testing
         let recorder = combined.record()
         a.value = 3   // parity unchanged, a changed: one emission
         a.value = 4   // both changed: one emission
-        a.value = 4   // root set again: parity unchanged, a "changed" to the same value
-        recorder.assertValues(["1:1", "1:3", "0:4", "0:4"])
+        a.value = 4   // root set again to the same value: the Equatable combination is
+                      // unchanged, so nothing is emitted (derived state emits only changes)
+        recorder.assertValues(["1:1", "1:3", "0:4"])
     }
 
     @Test func nothingChangedMeansNothingEmitted() {
@@ -65,7 +66,7 @@ import Testing
 
     @Test func valueSentFromAnObserverIsQueuedBehindTheCurrentDelivery() {
         let (signal, input) = Signal<Int>.pipe()
-        var log: [String] = []
+        let log = Locked<[String]>([])
         signal.observe { value in
             log.append("first \(value)")
             if value == 1 {
@@ -76,7 +77,7 @@ import Testing
         }
         signal.observe { log.append("second \($0)") }
         input.send(1)
-        #expect(log == [
+        #expect(log.value == [
             "first 1", "first sent 2 and 3", "second 1",
             "first 2", "second 2",
             "first 3", "second 3",
@@ -94,26 +95,26 @@ import Testing
 
     @Test func propertySetFromItsOwnObserverIsDeliveredAfterwardsToEveryone() {
         let property = MutableProperty(0)
-        var log: [String] = []
+        let log = Locked<[String]>([])
         property.observe { value in
             log.append("a\(value)")
             if value == 1 { property.value = 2 }
         }
         property.observe { log.append("b\($0)") }
         property.value = 1
-        #expect(log == ["a0", "b0", "a1", "b1", "a2", "b2"])
+        #expect(log.value == ["a0", "b0", "a1", "b1", "a2", "b2"])
         #expect(property.value == 2)
     }
 
     @Test func reentrantValuesAreNeverDropped() {
         let (signal, input) = Signal<Int>.pipe()
-        var received: [Int] = []
+        let received = Locked<[Int]>([])
         signal.observe { value in
             received.append(value)
             if value < 1000 { input.send(value + 1) }
         }
         input.send(0)
-        #expect(received == Array(0...1000))
+        #expect(received.value == Array(0...1000))
     }
 
     // MARK: - 3. Thread safety
@@ -122,7 +123,7 @@ import Testing
         let (signal, input) = Signal<Int>.pipe()
         let inside = Atomic<Int>(0)
         let overlaps = Atomic<Int>(0)
-        var received: [Int] = []
+        let received = Locked<[Int]>([])
         signal.observe { value in
             if inside.add(1, ordering: .acquiringAndReleasing).newValue != 1 {
                 overlaps.add(1, ordering: .relaxed)
@@ -136,38 +137,40 @@ import Testing
             for index in 0..<perThread { input.send(thread * perThread + index) }
         }
         #expect(overlaps.load(ordering: .relaxed) == 0)
-        #expect(received.count == threads * perThread)
-        #expect(Set(received).count == threads * perThread)
+        #expect(received.value.count == threads * perThread)
+        #expect(Set(received.value).count == threads * perThread)
     }
 
     @Test func concurrentSendsKeepEachSendersOrder() {
         let (signal, input) = Signal<(Int, Int)>.pipe()
-        var lastSeen = [Int](repeating: -1, count: 4)
-        var outOfOrder = 0
+        let lastSeen = Locked([Int](repeating: -1, count: 4))
+        let outOfOrder = Locked(0)
         signal.observe { thread, index in
-            if index <= lastSeen[thread] { outOfOrder += 1 }
-            lastSeen[thread] = index
+            lastSeen.withLock { lastSeen in
+                if index <= lastSeen[thread] { outOfOrder.increment() }
+                lastSeen[thread] = index
+            }
         }
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in 0..<5_000 { input.send((thread, index)) }
         }
-        #expect(outOfOrder == 0)
-        #expect(lastSeen == [4_999, 4_999, 4_999, 4_999])
+        #expect(outOfOrder.value == 0)
+        #expect(lastSeen.value == [4_999, 4_999, 4_999, 4_999])
     }
 
     @Test func concurrentPropertySetsEndWithTheLastDeliveredValueEqualToTheStoredOne() {
         let property = MutableProperty(0)
-        var last = -1
-        var deliveries = 0
+        let last = Locked(-1)
+        let deliveries = Locked(0)
         property.observe { value in
-            last = value
-            deliveries += 1
+            last.value = value
+            deliveries.increment()
         }
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in 1...2_000 { property.value = thread * 10_000 + index }
         }
-        #expect(deliveries == 1 + 4 * 2_000)
-        #expect(last == property.value)
+        #expect(deliveries.value == 1 + 4 * 2_000)
+        #expect(last.value == property.value)
     }
 
     @Test func observingAndDisposingWhileOtherThreadsSendIsSafe() {
@@ -191,45 +194,44 @@ import Testing
 
     @Test func observerAddedDuringADeliveryDoesNotGetTheInFlightValue() {
         let (signal, input) = Signal<Int>.pipe()
-        var late: [Int] = []
-        var added = false
+        let late = Locked<[Int]>([])
+        let added = Locked(false)
         signal.observe { _ in
-            guard !added else { return }
-            added = true
+            guard !added.testAndSet() else { return }
             signal.observe { late.append($0) }
         }
         input.send(1)
         input.send(2)
-        #expect(late == [2])
+        #expect(late.value == [2])
     }
 
     @Test func observerDisposedDuringADeliveryGetsNothingMoreNotEvenTheInFlightValue() {
         let (signal, input) = Signal<Int>.pipe()
-        var victim: Disposable?
-        var received: [Int] = []
-        signal.observe { value in if value == 2 { victim?.dispose() } }
-        victim = signal.observe { received.append($0) }
+        let victim = Locked<Disposable?>(nil)
+        let received = Locked<[Int]>([])
+        signal.observe { value in if value == 2 { victim.value?.dispose() } }
+        victim.value = signal.observe { received.append($0) }
         input.send(1)
         input.send(2)
         input.send(3)
-        #expect(received == [1])
+        #expect(received.value == [1])
     }
 
     @Test func observerDisposingItselfFreesItsClosureAfterTheDelivery() {
         let (signal, input) = Signal<Int>.pipe()
         let tracker = ReleaseTracker()
-        var subscription: Disposable?
+        let subscription = Locked<Disposable?>(nil)
         do {
             let token = Token()
             tracker.track(token, "closure capture")
-            subscription = signal.observe { _ in
+            subscription.value = signal.observe { _ in
                 _ = token
-                subscription?.dispose()
+                subscription.value?.dispose()
             }
         }
         input.send(1)
         tracker.assertAllReleased()
-        #expect(subscription?.isDisposed == true)
+        #expect(subscription.value?.isDisposed == true)
     }
 
     @Test func aSignalWithNoInputAndNoObserversIsFreed() {
@@ -270,7 +272,7 @@ import Testing
         tracker.assertAllReleased()
     }
 
-    @Test func aBindingWhoseTargetIsGoneStopsAndFreesItsClosure() {
+    @Test @MainActor func aBindingWhoseTargetIsGoneStopsAndFreesItsClosure() async {
         let property = MutableProperty(0)
         let tracker = ReleaseTracker()
         let bag = DisposeBag()
@@ -345,4 +347,4 @@ import Testing
 }
 
 /// Any object to watch with a `ReleaseTracker`.
-final class Token {}
+final class Token: Sendable {}

@@ -4,15 +4,15 @@ import Testing
 
 @Suite struct FlatMapLatestTests {
     /// Two inner pipes selected by the outer value.
-    private final class Inners: @unchecked Sendable {
+    private final class Inners: Sendable {
         let pipes = (0..<3).map { _ in Signal<String>.pipe() }
-        var mapped = [0, 0, 0]
-        var transforms: [Int] = []
+        let mapped = Locked([0, 0, 0])
+        let transforms = Locked<[Int]>([])
 
         func signal(_ index: Int) -> Signal<String> {
             transforms.append(index)
-            return pipes[index].output.map { [unowned self] value in
-                mapped[index] += 1
+            return pipes[index].output.map { [mapped] value in
+                mapped.withLock { $0[index] += 1 }
                 return value
             }
         }
@@ -29,7 +29,7 @@ import Testing
         inners.send(0, "a")
         inners.send(0, "b")
         recorder.assertValues(["a", "b"])
-        #expect(inners.transforms == [0])
+        #expect(inners.transforms.value == [0])
     }
 
     @Test func onlyNewestInnerForwards() {
@@ -52,14 +52,14 @@ import Testing
         let recorder = outer.flatMapLatest { inners.signal($0) }.record()
         select.send(0)
         inners.send(0, "x")
-        #expect(inners.mapped[0] == 1)
+        #expect(inners.mapped.value[0] == 1)
         select.send(1)
         inners.send(0, "y")
         inners.send(0, "z")
         // The inner (a `map`) has lost its only observer, so it stopped listening.
-        #expect(inners.mapped[0] == 1)
+        #expect(inners.mapped.value[0] == 1)
         inners.send(1, "w")
-        #expect(inners.mapped[1] == 1)
+        #expect(inners.mapped.value[1] == 1)
         recorder.assertValues(["x", "w"])
     }
 
@@ -72,8 +72,8 @@ import Testing
         inners.send(0, "once")
         // Only one subscription is live: the value arrives once.
         recorder.assertValues(["once"])
-        #expect(inners.mapped[0] == 1)
-        #expect(inners.transforms == [0, 0])
+        #expect(inners.mapped.value[0] == 1)
+        #expect(inners.transforms.value == [0, 0])
     }
 
     @Test func completesWhenOuterAndCurrentInnerCompleted() {

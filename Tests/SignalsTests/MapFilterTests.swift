@@ -33,16 +33,16 @@ import Testing
 
     @Test func mapRunsTransformOncePerValueRegardlessOfObserverCount() {
         let (signal, input) = Signal<Int>.pipe()
-        var calls = 0
+        let calls = Locked(0)
         let mapped = signal.map { value -> Int in
-            calls += 1
+            calls.increment()
             return value * 2
         }
         let first = mapped.record()
         let second = mapped.record()
         input.send(1)
         input.send(2)
-        #expect(calls == 2)
+        #expect(calls.value == 2)
         first.assertValues([2, 4])
         second.assertValues([2, 4])
     }
@@ -76,12 +76,12 @@ import Testing
 
     @Test func disposingTheObserverOfAMapStopsDelivery() {
         let (signal, input) = Signal<Int>.pipe()
-        var received: [Int] = []
+        let received = Locked<[Int]>([])
         let subscription = signal.map { $0 * 2 }.observe { received.append($0) }
         input.send(1)
         subscription.dispose()
         input.send(2)
-        #expect(received == [2])
+        #expect(received.value == [2])
     }
 
     // MARK: filter
@@ -104,7 +104,7 @@ import Testing
 
     @Test func filterCallsPredicateWithEveryValue() {
         let (signal, input) = Signal<String>.pipe()
-        var seen: [String] = []
+        let seen = Locked<[String]>([])
         let recorder = signal.filter { value in
             seen.append(value)
             return value.count > 1
@@ -113,7 +113,7 @@ import Testing
         input.send("bb")
         input.send("c")
         input.send("dd")
-        #expect(seen == ["a", "bb", "c", "dd"])
+        #expect(seen.value == ["a", "bb", "c", "dd"])
         recorder.assertValues(["bb", "dd"])
     }
 

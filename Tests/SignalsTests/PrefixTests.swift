@@ -31,11 +31,11 @@ import Testing
         let (signal, input) = Signal<Int>.pipe()
         let prefixed = signal.prefix(value: 0)
         input.send(1)   // nobody observes yet: dropped
-        var received: [Int] = []
+        let received = Locked<[Int]>([])
         prefixed.observe { received.append($0) }
-        #expect(received == [0])
+        #expect(received.value == [0])
         input.send(2)
-        #expect(received == [0, 2])
+        #expect(received.value == [0, 2])
     }
 
     @Test func prefixForwardsCompletion() {
@@ -49,30 +49,30 @@ import Testing
     @Test func observerAddedFromInsideDeliveryGetsPrefixBeforeLaterValues() {
         let (signal, input) = Signal<Int>.pipe()
         let prefixed = signal.prefix(value: 0)
-        var late: [Int] = []
-        var lateSubscription: Disposable?
+        let late = Locked<[Int]>([])
+        let lateSubscription = Locked<Disposable?>(nil)
         let trigger = prefixed.observe { value in
-            if value == 1 && lateSubscription == nil {
-                lateSubscription = prefixed.observe { late.append($0) }
+            if value == 1 && lateSubscription.value == nil {
+                lateSubscription.value = prefixed.observe { late.append($0) }
                 input.send(2)
             }
         }
         input.send(1)
         input.send(3)
-        #expect(late == [0, 2, 3])
+        #expect(late.value == [0, 2, 3])
         trigger.dispose()
-        lateSubscription?.dispose()
+        lateSubscription.value?.dispose()
     }
 
     @Test func disposedObserverDoesNotAffectOthers() {
         let (signal, input) = Signal<Int>.pipe()
         let prefixed = signal.prefix(value: -1)
-        var first: [Int] = []
+        let first = Locked<[Int]>([])
         let subscription = prefixed.observe { first.append($0) }
         subscription.dispose()
         let second = prefixed.record()
         input.send(5)
-        #expect(first == [-1])
+        #expect(first.value == [-1])
         second.assertValues([-1, 5])
     }
 }

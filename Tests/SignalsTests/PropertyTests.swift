@@ -86,16 +86,15 @@ import Testing
 
     @Test func observeFromInsideAnObserverQueuesTheCurrentValueInOrder() {
         let property = MutableProperty(0)
-        var nested: [Int] = []
-        var didObserve = false
+        let nested = Locked<[Int]>([])
+        let didObserve = Locked(false)
         property.observe { value in
-            guard value == 1, !didObserve else { return }
-            didObserve = true
+            guard value == 1, !didObserve.testAndSet() else { return }
             property.observe { nested.append($0) }
             property.value = 2
         }
         property.value = 1
-        #expect(nested == [1, 2])
+        #expect(nested.value == [1, 2])
     }
 
     @Test func derivedPropertyCompletesWhenItsSourceIsFreed() {

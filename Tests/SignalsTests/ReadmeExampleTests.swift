@@ -15,7 +15,7 @@ private final class LoginView {
 }
 
 @Suite struct ReadmeExampleTests {
-    @Test func signalsInOneExample() {
+    @Test @MainActor func signalsInOneExample() async {
         let username = MutableProperty("")
         let password = MutableProperty("")
 

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Signals
 import SignalsTesting
-import Synchronization
 import Testing
 
 /// Regressions for defects found in review; each failed before its fix.
@@ -13,10 +12,9 @@ import Testing
         let n = a.map { $0 * 10 }
         let combined = Property.combineLatest(m, n)
         let recorder = combined.signal.record()
-        var once = true
+        let didSet = Locked(false)
         let observation = m.observe { _ in
-            if once {
-                once = false
+            if !didSet.testAndSet() {
                 a.value = 1
             }
         }
@@ -35,10 +33,9 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         let holder = Holder()
         DispatchQueue.global().async {
-            var first = true
-            holder.subscription = m.observe { _ in
-                guard first else { return }
-                first = false
+            let sawFirst = Locked(false)
+            holder.subscription.value = m.observe { _ in
+                guard !sawFirst.testAndSet() else { return }
                 entered.signal()
                 release.wait()
             }
@@ -56,63 +53,62 @@ import Testing
         let (first, firstInput) = Signal<Int>.pipe()
         let (second, secondInput) = Signal<Int>.pipe()
         let zipped = Signal.zip(first, second)
-        var lateCompleted = false
-        var keep: Disposable?
+        let lateCompleted = Locked(false)
+        let keep = Locked<Disposable?>(nil)
         zipped.observe { _ in
             firstInput.sendCompleted()
-            keep = zipped.observeCompleted { lateCompleted = true }
+            keep.value = zipped.observeCompleted { lateCompleted.value = true }
         }
         firstInput.send(1)
         secondInput.send(10)
-        #expect(lateCompleted)
-        #expect(keep?.isDisposed == true)
+        #expect(lateCompleted.value)
+        #expect(keep.value?.isDisposed == true)
     }
 
     @Test func anObserverAddedByACompletionHandlerIsCompletedAtOnce() {
         let (first, firstInput) = Signal<Int>.pipe()
         let (second, _) = Signal<Int>.pipe()
         let zipped = Signal.zip(first, second)
-        var nested = false
+        let nested = Locked(false)
         zipped.observeCompleted {
-            zipped.observeCompleted { nested = true }
+            zipped.observeCompleted { nested.value = true }
         }
         firstInput.sendCompleted()
-        #expect(nested)
+        #expect(nested.value)
     }
 
     @Test func anObserverRemovedDuringALongBurstIsFreedBeforeTheBurstEnds() {
         let (signal, input) = Signal<Int>.pipe()
         let tracker = ReleaseTracker()
-        var victim: Disposable?
+        let victim = Locked<Disposable?>(nil)
         do {
             let token = Token()
             tracker.track(token, "victim capture")
-            victim = signal.observe { _ in _ = token }
+            victim.value = signal.observe { _ in _ = token }
         }
-        var aliveMidBurst: [String] = ["not checked"]
+        let aliveMidBurst = Locked<[String]>(["not checked"])
         signal.observe { value in
             if value < 200 { input.send(value + 1) }
-            if value == 10 { victim?.dispose() }
-            if value == 150 { aliveMidBurst = tracker.alive }
+            if value == 10 { victim.value?.dispose() }
+            if value == 150 { aliveMidBurst.value = tracker.alive }
         }
         input.send(0)
-        #expect(aliveMidBurst.isEmpty)
+        #expect(aliveMidBurst.value.isEmpty)
     }
 
     @Test func applyFromAnObserverThatSeesTheActionEnabledStarts() {
-        var finish: ((Result<Int, any Error>) -> Void)?
-        let action = Action<Int, Int> { _, done in finish = done }
-        var restarted = false
-        var retried = false
+        let finish = Locked<(@Sendable (Result<Int, any Error>) -> Void)?>(nil)
+        let action = Action<Int, Int> { _, done in finish.value = done }
+        let restarted = Locked(false)
+        let retried = Locked(false)
         let observation = action.isEnabled.signal.observe { enabled in
-            if enabled && !retried {
-                retried = true
-                restarted = action.apply(2)
+            if enabled && !retried.testAndSet() {
+                restarted.value = action.apply(2)
             }
         }
         #expect(action.apply(1))
-        finish?(.success(1))
-        #expect(restarted)
+        finish.value?(.success(1))
+        #expect(restarted.value)
         #expect(action.isExecuting.value)
         observation.dispose()
     }
@@ -145,8 +141,8 @@ import Testing
 }
 
 /// Keeps a disposable alive across threads.
-final class Holder: @unchecked Sendable {
-    var subscription: Disposable?
+final class Holder: Sendable {
+    let subscription = Locked<Disposable?>(nil)
 }
 
 @Suite struct CommittedValueTests {
@@ -154,47 +150,45 @@ final class Holder: @unchecked Sendable {
         let a = MutableProperty(0)
         let b = MutableProperty(0)
         let sum = Property.combineLatest(a, b).map { $0 + $1 }
-        var late: [Int] = []
-        var added = false
-        var keep: Disposable?
+        let late = Locked<[Int]>([])
+        let added = Locked(false)
+        let keep = Locked<Disposable?>(nil)
         sum.signal.observe { value in
-            guard !added else { return }
-            added = true
-            keep = sum.observe { late.append($0) }
+            guard !added.testAndSet() else { return }
+            keep.value = sum.observe { late.append($0) }
             b.value = 5
         }
         a.value = 1
-        #expect(late == [1, 6])
-        #expect(keep != nil)
+        #expect(late.value == [1, 6])
+        #expect(keep.value != nil)
     }
 
     @Test func concurrentObserversOfADerivedPropertyEndOnTheLatestValue() {
         let source = MutableProperty(0)
         let doubled = source.map { $0 * 2 }
-        let lastSeen = Mutex<[Int]>([])
-        let subscriptions = Mutex<[Disposable]>([])
+        let lastSeen = Locked<[Int]>([])
+        let subscriptions = Locked<[Disposable]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { index in
             if index == 0 {
                 for value in 1...2_000 { source.value = value }
             } else {
                 for _ in 0..<50 {
-                    let slot = Mutex(-1)
-                    let subscription = doubled.observe { value in slot.withLock { $0 = value } }
-                    subscriptions.withLock { $0.append(subscription) }
+                    let slot = Locked(-1)
+                    let subscription = doubled.observe { value in slot.value = value }
+                    subscriptions.append(subscription)
                     _ = slot
                 }
-                let slot = Mutex(-1)
-                let last = doubled.observe { value in slot.withLock { $0 = value } }
+                let slot = Locked(-1)
+                let last = doubled.observe { value in slot.value = value }
                 // The final value may still be on its way (the setter's thread delivers it):
                 // wait for it, but not forever.
                 let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
-                while slot.withLock({ $0 }) != 4_000, DispatchTime.now().uptimeNanoseconds < deadline {}
-                let seen = slot.withLock { $0 }
-                lastSeen.withLock { $0.append(seen) }
+                while slot.value != 4_000, DispatchTime.now().uptimeNanoseconds < deadline {}
+                lastSeen.append(slot.value)
                 last.dispose()
             }
         }
-        #expect(lastSeen.withLock { $0 } == [4_000, 4_000, 4_000])
-        subscriptions.withLock { $0.forEach { $0.dispose() } }
+        #expect(lastSeen.value == [4_000, 4_000, 4_000])
+        subscriptions.value.forEach { $0.dispose() }
     }
 }

@@ -25,7 +25,7 @@ import Testing
 
     @Test func firstEmissionIsCombineOfInitialAndFirstValue() {
         let (signal, input) = Signal<String>.pipe()
-        var calls: [(String, String)] = []
+        let calls = Locked<[(String, String)]>([])
         let recorder = signal.scan("init") { accumulated, value in
             calls.append((accumulated, value))
             return accumulated + "+" + value
@@ -33,9 +33,9 @@ import Testing
         input.send("a")
         input.send("b")
         recorder.assertValues(["init+a", "init+a+b"])
-        #expect(calls.count == 2)
-        #expect(calls.first.map { $0 == ("init", "a") } == true)
-        #expect(calls.last.map { $0 == ("init+a", "b") } == true)
+        #expect(calls.value.count == 2)
+        #expect(calls.value.first.map { $0 == ("init", "a") } == true)
+        #expect(calls.value.last.map { $0 == ("init+a", "b") } == true)
     }
 
     @Test func scanCanChangeTheResultType() {
@@ -57,16 +57,16 @@ import Testing
 
     @Test func scanStateIsSharedByAllObserversAndComputedOncePerValue() {
         let (signal, input) = Signal<Int>.pipe()
-        var combines = 0
+        let combines = Locked(0)
         let sums = signal.scan(0) { (sum: Int, value: Int) -> Int in
-            combines += 1
+            combines.increment()
             return sum + value
         }
         let early = sums.record()
         input.send(1)
         let late = sums.record()
         input.send(2)
-        #expect(combines == 2)
+        #expect(combines.value == 2)
         early.assertValues([1, 3])
         // A late observer sees the running total, not a fresh accumulation.
         late.assertValues([3])

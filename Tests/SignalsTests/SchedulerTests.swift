@@ -9,54 +9,54 @@ import Testing
 
     @Test func nothingRunsUntilTimeIsAdvanced() {
         let scheduler = TestScheduler()
-        var ran = false
-        scheduler.schedule { ran = true }
-        #expect(!ran)
+        let ran = Locked(false)
+        scheduler.schedule { ran.value = true }
+        #expect(!ran.value)
         #expect(scheduler.hasPendingActions)
         scheduler.advance()
-        #expect(ran)
+        #expect(ran.value)
         #expect(!scheduler.hasPendingActions)
     }
 
     @Test func actionsRunInTimeOrder() {
         let scheduler = TestScheduler()
-        var order: [String] = []
+        let order = Locked<[String]>([])
         scheduler.schedule(after: .seconds(3)) { order.append("3s") }
         scheduler.schedule(after: .seconds(1)) { order.append("1s") }
         scheduler.schedule(after: .seconds(2)) { order.append("2s") }
         scheduler.schedule { order.append("now") }
         scheduler.run()
-        #expect(order == ["now", "1s", "2s", "3s"])
+        #expect(order.value == ["now", "1s", "2s", "3s"])
     }
 
     @Test func tiesRunInSchedulingOrder() {
         let scheduler = TestScheduler()
-        var order: [Int] = []
+        let order = Locked<[Int]>([])
         for index in 0..<10 {
             scheduler.schedule(after: .seconds(1)) { order.append(index) }
         }
         scheduler.advance(by: .seconds(1))
-        #expect(order == Array(0..<10))
+        #expect(order.value == Array(0..<10))
     }
 
     @Test func advanceRunsActionsDueAtOrBeforeTheNewTimeOnly() {
         let scheduler = TestScheduler()
-        var order: [Int] = []
+        let order = Locked<[Int]>([])
         scheduler.schedule(after: .seconds(1)) { order.append(1) }
         scheduler.schedule(after: .seconds(2)) { order.append(2) }
         scheduler.schedule(after: .seconds(3)) { order.append(3) }
         scheduler.advance(by: .milliseconds(1999))
-        #expect(order == [1])
+        #expect(order.value == [1])
         scheduler.advance(by: .milliseconds(1))
-        #expect(order == [1, 2], "an action due exactly at the new time runs")
+        #expect(order.value == [1, 2], "an action due exactly at the new time runs")
         #expect(scheduler.now == .seconds(2))
         scheduler.advance(by: .seconds(10))
-        #expect(order == [1, 2, 3])
+        #expect(order.value == [1, 2, 3])
     }
 
     @Test func actionsScheduledDuringAdvanceThatAreDueRunToo() {
         let scheduler = TestScheduler()
-        var log: [(String, Duration)] = []
+        let log = Locked<[(String, Duration)]>([])
         scheduler.schedule(after: .seconds(1)) {
             log.append(("a", scheduler.now))
             scheduler.schedule(after: .seconds(1)) { log.append(("a+1", scheduler.now)) }
@@ -64,39 +64,39 @@ import Testing
         }
         scheduler.schedule(after: .seconds(3)) { log.append(("b", scheduler.now)) }
         scheduler.advance(by: .seconds(5))
-        #expect(log.map(\.0) == ["a", "a+1", "b"])
-        #expect(log.map(\.1) == [.seconds(1), .seconds(2), .seconds(3)])
+        #expect(log.value.map(\.0) == ["a", "a+1", "b"])
+        #expect(log.value.map(\.1) == [.seconds(1), .seconds(2), .seconds(3)])
         #expect(scheduler.hasPendingActions)
         scheduler.advance(by: .seconds(6))
-        #expect(log.map(\.0) == ["a", "a+1", "b", "a+10"])
-        #expect(log.last?.1 == .seconds(11))
+        #expect(log.value.map(\.0) == ["a", "a+1", "b", "a+10"])
+        #expect(log.value.last?.1 == .seconds(11))
     }
 
     @Test func zeroDelayActionScheduledDuringAdvanceRunsAfterOthersDueAtSameTime() {
         let scheduler = TestScheduler()
-        var order: [String] = []
+        let order = Locked<[String]>([])
         scheduler.schedule(after: .seconds(1)) {
             order.append("a")
             scheduler.schedule { order.append("c (from a)") }
         }
         scheduler.schedule(after: .seconds(1)) { order.append("b") }
         scheduler.advance(by: .seconds(1))
-        #expect(order == ["a", "b", "c (from a)"])
+        #expect(order.value == ["a", "b", "c (from a)"])
     }
 
     @Test func cancelViaReturnedDisposable() {
         let scheduler = TestScheduler()
-        var order: [Int] = []
+        let order = Locked<[Int]>([])
         let first = scheduler.schedule(after: .seconds(1)) { order.append(1) }
         let second = scheduler.schedule(after: .seconds(2)) { order.append(2) }
         #expect(!first.isDisposed)
         second.dispose()
         #expect(second.isDisposed)
         scheduler.run()
-        #expect(order == [1])
+        #expect(order.value == [1])
         #expect(first.isDisposed, "a run action counts as ended")
         first.dispose()   // idempotent after running
-        #expect(order == [1])
+        #expect(order.value == [1])
     }
 
     @Test func cancellingOnlyActionLeavesNothingPending() {
@@ -110,15 +110,15 @@ import Testing
 
     @Test func actionCanCancelALaterAction() {
         let scheduler = TestScheduler()
-        var ran: [String] = []
-        var later: Disposable?
+        let ran = Locked<[String]>([])
+        let later = Locked<Disposable?>(nil)
         scheduler.schedule(after: .seconds(1)) {
             ran.append("canceller")
-            later?.dispose()
+            later.value?.dispose()
         }
-        later = scheduler.schedule(after: .seconds(1)) { ran.append("later") }
+        later.value = scheduler.schedule(after: .seconds(1)) { ran.append("later") }
         scheduler.run()
-        #expect(ran == ["canceller"])
+        #expect(ran.value == ["canceller"])
     }
 
     @Test func nowMoves() {
@@ -138,11 +138,11 @@ import Testing
 
     @Test func runMovesClockToLastAction() {
         let scheduler = TestScheduler()
-        var seen: [Duration] = []
+        let seen = Locked<[Duration]>([])
         scheduler.schedule(after: .seconds(4)) { seen.append(scheduler.now) }
         scheduler.schedule(after: .seconds(7)) { seen.append(scheduler.now) }
         scheduler.run()
-        #expect(seen == [.seconds(4), .seconds(7)])
+        #expect(seen.value == [.seconds(4), .seconds(7)])
         #expect(scheduler.now == .seconds(7))
         scheduler.run()
         #expect(scheduler.now == .seconds(7))
@@ -151,54 +151,54 @@ import Testing
     @Test func delaysAreRelativeToCurrentTime() {
         let scheduler = TestScheduler()
         scheduler.advance(by: .seconds(10))
-        var firedAt: Duration?
-        scheduler.schedule(after: .seconds(2)) { firedAt = scheduler.now }
+        let firedAt = Locked<Duration?>(nil)
+        scheduler.schedule(after: .seconds(2)) { firedAt.value = scheduler.now }
         scheduler.advance(by: .seconds(1))
-        #expect(firedAt == nil)
+        #expect(firedAt.value == nil)
         scheduler.advance(by: .seconds(1))
-        #expect(firedAt == .seconds(12))
+        #expect(firedAt.value == .seconds(12))
     }
 
     @Test func negativeDelayRunsAtCurrentTime() {
         let scheduler = TestScheduler()
         scheduler.advance(by: .seconds(3))
-        var firedAt: Duration?
-        scheduler.schedule(after: .seconds(-5)) { firedAt = scheduler.now }
+        let firedAt = Locked<Duration?>(nil)
+        scheduler.schedule(after: .seconds(-5)) { firedAt.value = scheduler.now }
         scheduler.advance()
-        #expect(firedAt == .seconds(3))
+        #expect(firedAt.value == .seconds(3))
     }
 
     @Test func advanceToRunsDueActions() {
         let scheduler = TestScheduler()
-        var ran: [Int] = []
+        let ran = Locked<[Int]>([])
         scheduler.schedule(after: .seconds(1)) { ran.append(1) }
         scheduler.schedule(after: .seconds(4)) { ran.append(4) }
         scheduler.advance(to: .seconds(3))
-        #expect(ran == [1])
+        #expect(ran.value == [1])
         #expect(scheduler.now == .seconds(3))
         scheduler.advance(to: .seconds(4))
-        #expect(ran == [1, 4])
+        #expect(ran.value == [1, 4])
     }
 
     // MARK: ImmediateScheduler
 
     @Test func immediateSchedulerRunsAtOnce() {
         let scheduler = ImmediateScheduler()
-        var order: [String] = []
+        let order = Locked<[String]>([])
         let first = scheduler.schedule { order.append("now") }
-        #expect(order == ["now"])
+        #expect(order.value == ["now"])
         let second = scheduler.schedule(after: .seconds(100)) { order.append("delayed") }
-        #expect(order == ["now", "delayed"], "delays are ignored")
+        #expect(order.value == ["now", "delayed"], "delays are ignored")
         #expect(first.isDisposed)
         #expect(second.isDisposed)
     }
 
     @Test func immediateSchedulerRunsOnCallingThread() {
         let scheduler = ImmediateScheduler()
-        let caller = Thread.current
-        var sameThread = false
-        scheduler.schedule { sameThread = Thread.current == caller }
-        #expect(sameThread)
+        let caller = pthread_self()
+        let sameThread = Locked(false)
+        scheduler.schedule { sameThread.value = pthread_equal(pthread_self(), caller) != 0 }
+        #expect(sameThread.value)
     }
 
     @Test func immediateSchedulerClockMovesForward() {
@@ -216,24 +216,19 @@ import Testing
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 1)
         let scheduler = QueueScheduler(queue: queue)
-        let lock = NSLock()
-        var order: [Int] = []
-        var onQueue = true
+        let order = Locked<[Int]>([])
+        let onQueue = Locked(true)
         let done = DispatchSemaphore(value: 0)
         for index in 0..<20 {
             scheduler.schedule {
-                lock.lock()
                 order.append(index)
-                onQueue = onQueue && DispatchQueue.getSpecific(key: key) == 1
-                lock.unlock()
+                onQueue.withLock { $0 = $0 && DispatchQueue.getSpecific(key: key) == 1 }
                 if index == 19 { done.signal() }
             }
         }
         #expect(done.wait(timeout: .now() + .milliseconds(900)) == .success)
-        lock.lock()
-        #expect(order == Array(0..<20))
-        #expect(onQueue)
-        lock.unlock()
+        #expect(order.value == Array(0..<20))
+        #expect(onQueue.value)
     }
 
     @Test func queueSchedulerDelayedActionCanBeCancelled() {
@@ -253,16 +248,13 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         let start = ContinuousClock.now
         let scheduledAt = scheduler.now
-        let lock = NSLock()
-        var firedAt: Duration = .zero
+        let firedAt = Locked<Duration>(.zero)
         scheduler.schedule(after: .milliseconds(30)) {
-            lock.lock(); firedAt = scheduler.now; lock.unlock()
+            firedAt.value = scheduler.now
             done.signal()
         }
         #expect(done.wait(timeout: .now() + .milliseconds(900)) == .success)
         #expect(ContinuousClock.now - start >= .milliseconds(25))
-        lock.lock()
-        #expect(firedAt - scheduledAt >= .milliseconds(25))
-        lock.unlock()
+        #expect(firedAt.value - scheduledAt >= .milliseconds(25))
     }
 }

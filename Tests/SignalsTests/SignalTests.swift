@@ -20,9 +20,9 @@ import Testing
         input.sendCompleted()
         input.send(2)
         recorder.assertEvents([.value(1), .completed])
-        var lateCompleted = false
-        let late = signal.observeCompleted { lateCompleted = true }
-        #expect(lateCompleted)
+        let lateCompleted = Locked(false)
+        let late = signal.observeCompleted { lateCompleted.value = true }
+        #expect(lateCompleted.value)
         #expect(late.isDisposed)
         let lateValues = signal.record()
         input.send(3)
@@ -40,13 +40,13 @@ import Testing
 
     @Test func disposedObserverReceivesNothingMore() {
         let (signal, input) = Signal<Int>.pipe()
-        var received: [Int] = []
+        let received = Locked<[Int]>([])
         let subscription = signal.observe { received.append($0) }
         input.send(1)
         subscription.dispose()
         #expect(subscription.isDisposed)
         input.send(2)
-        #expect(received == [1])
+        #expect(received.value == [1])
     }
 
     @Test func observeReturnsAPlainDisposable() {

@@ -44,30 +44,30 @@ import Testing
     @Test func customEquivalenceComparesAgainstLastForwardedValue() {
         // "Close enough" comparison: the reference point only moves when a value is forwarded.
         let (signal, input) = Signal<Int>.pipe()
-        var comparisons: [(Int, Int)] = []
+        let comparisons = Locked<[(Int, Int)]>([])
         let recorder = signal.skipRepeats { previous, next in
             comparisons.append((previous, next))
             return abs(previous - next) < 3
         }.record()
         for value in [0, 1, 2, 3, 4, 5, 6] { input.send(value) }
         recorder.assertValues([0, 3, 6])
-        #expect(comparisons.count == 6)
-        #expect(comparisons.map(\.0) == [0, 0, 0, 3, 3, 3])
-        #expect(comparisons.map(\.1) == [1, 2, 3, 4, 5, 6])
+        #expect(comparisons.value.count == 6)
+        #expect(comparisons.value.map(\.0) == [0, 0, 0, 3, 3, 3])
+        #expect(comparisons.value.map(\.1) == [1, 2, 3, 4, 5, 6])
     }
 
     @Test func equivalenceNeverCalledForFirstValue() {
         let (signal, input) = Signal<Int>.pipe()
-        var calls = 0
+        let calls = Locked(0)
         let recorder = signal.skipRepeats { _, _ in
-            calls += 1
+            calls.increment()
             return true
         }.record()
         input.send(1)
-        #expect(calls == 0)
+        #expect(calls.value == 0)
         input.send(2)
         input.send(3)
-        #expect(calls == 2)
+        #expect(calls.value == 2)
         recorder.assertValues([1])
     }
 

@@ -23,9 +23,9 @@ import Testing
     @Test func takeFirstZeroEmitsNothingAndCompletesAtOnce() {
         let (signal, input) = Signal<Int>.pipe()
         let taken = signal.take(first: 0)
-        var completed = false
-        taken.observeCompleted { completed = true }
-        #expect(completed)
+        let completed = Locked(false)
+        taken.observeCompleted { completed.value = true }
+        #expect(completed.value)
         let recorder = taken.record()
         input.send(1)
         recorder.assertEvents([.completed])
@@ -56,9 +56,9 @@ import Testing
 
     @Test func takeFirstStopsObservingTheSource() {
         let (signal, input) = Signal<Int>.pipe()
-        var mapped = 0
+        let mapped = Locked(0)
         let recorder = signal.map { value -> Int in
-            mapped += 1
+            mapped.increment()
             return value
         }.take(first: 1).record()
         input.send(1)
@@ -66,7 +66,7 @@ import Testing
         // After take completed, the intermediate map has no observer left and detaches.
         input.send(2)
         input.send(3)
-        #expect(mapped == 1)
+        #expect(mapped.value == 1)
     }
 
     @Test func takeFirstCountsValuesSharedAcrossObservers() {
@@ -160,30 +160,30 @@ import Testing
     @Test func takeUntilCompletesOnlyOnceWhenTriggerFiresRepeatedly() {
         let (signal, input) = Signal<Int>.pipe()
         let (trigger, fire) = Signal<Int>.pipe()
-        var completions = 0
+        let completions = Locked(0)
         let taken = signal.take(until: trigger)
-        taken.observeCompleted { completions += 1 }
+        taken.observeCompleted { completions.increment() }
         let recorder = taken.record()
         fire.send(1)
         fire.send(2)
         fire.sendCompleted()
         input.send(5)
-        #expect(completions == 1)
+        #expect(completions.value == 1)
         recorder.assertEvents([.completed])
     }
 
     @Test func takeUntilStopsObservingSourceAfterTrigger() {
         let (signal, input) = Signal<Int>.pipe()
         let (trigger, fire) = Signal<Void>.pipe()
-        var mapped = 0
+        let mapped = Locked(0)
         let recorder = signal.map { value -> Int in
-            mapped += 1
+            mapped.increment()
             return value
         }.take(until: trigger).record()
         input.send(1)
         fire.send()
         input.send(2)
-        #expect(mapped == 1)
+        #expect(mapped.value == 1)
         recorder.assertEvents([.value(1), .completed])
     }
 }

@@ -45,10 +45,13 @@ import Testing
         input.send(2)
         scheduler.advance(by: .seconds(1))
         input.sendCompleted()
-        // Emitted at once, without waiting for the timer.
+        // Delivered on the scheduler: nothing arrives before it runs its next action.
+        recorder.assertEvents([])
+        // The pending timer was cancelled; only the delivery of value and completion is left.
+        scheduler.advance()
+        // Emitted at the time of completion, without waiting for the timer.
         recorder.assertEvents([.value(2), .completed])
         #expect(recorder.timedEvents.map(\.time) == [.seconds(1), .seconds(1)])
-        // The pending timer was cancelled.
         #expect(!scheduler.hasPendingActions)
         scheduler.run()
         recorder.assertEvents([.value(2), .completed])
@@ -61,6 +64,8 @@ import Testing
         input.send(1)
         scheduler.advance(by: .seconds(1))
         input.sendCompleted()
+        recorder.assertEvents([.value(1)])
+        scheduler.advance()
         recorder.assertEvents([.value(1), .completed])
     }
 
@@ -104,11 +109,15 @@ import Testing
 
     // MARK: throttle
 
-    @Test func throttleEmitsFirstValueAtOnce() {
+    @Test func throttleEmitsFirstValueOnTheSchedulerWithoutDelay() {
         let scheduler = TestScheduler()
         let (signal, input) = Signal<Int>.pipe()
         let recorder = signal.throttle(.seconds(1), on: scheduler).record(on: scheduler)
         input.send(1)
+        // Every event is delivered on the scheduler, the first value too: it waits for the
+        // scheduler's next action, at the same virtual time.
+        recorder.assertValues([])
+        scheduler.advance()
         recorder.assertValues([1])
         #expect(recorder.timedEvents.first?.time == .zero)
     }
@@ -120,6 +129,8 @@ import Testing
         input.send(1)
         input.send(2)
         input.send(3)
+        recorder.assertValues([])
+        scheduler.advance()
         recorder.assertValues([1])
         scheduler.advance(by: .milliseconds(999))
         recorder.assertValues([1])
@@ -134,13 +145,15 @@ import Testing
         let recorder = signal.throttle(.seconds(1), on: scheduler).record(on: scheduler)
         input.send(1)
         input.send(2)
-        scheduler.advance(by: .seconds(1))       // 2 emitted, new window until 2s
+        scheduler.advance(by: .seconds(1))       // 1 delivered at 0s, 2 at 1s, new window until 2s
         input.send(3)
         recorder.assertValues([1, 2])
         scheduler.advance(by: .seconds(1))
         recorder.assertValues([1, 2, 3])
         scheduler.advance(by: .seconds(1))       // quiet window: closes
-        input.send(4)                            // leading again
+        input.send(4)                            // leading again: delivered on the next advance
+        recorder.assertValues([1, 2, 3])
+        scheduler.advance()
         recorder.assertValues([1, 2, 3, 4])
         #expect(recorder.timedEvents.map(\.time) == [.zero, .seconds(1), .seconds(2), .seconds(3)])
     }
@@ -152,7 +165,10 @@ import Testing
         input.send(1)
         scheduler.advance(by: .seconds(5))
         input.send(2)
+        recorder.assertValues([1])
+        scheduler.advance()
         recorder.assertValues([1, 2])
+        #expect(recorder.timedEvents.map(\.time) == [.zero, .seconds(5)])
     }
 
     @Test func throttleEmitsWaitingValueOnCompletion() {
@@ -162,7 +178,10 @@ import Testing
         input.send(1)
         input.send(2)
         input.sendCompleted()
+        recorder.assertEvents([])
+        scheduler.advance()
         recorder.assertEvents([.value(1), .value(2), .completed])
+        #expect(recorder.timedEvents.allSatisfy { $0.time == .zero })
         #expect(!scheduler.hasPendingActions)
     }
 
@@ -293,15 +312,12 @@ import Testing
         let scheduler = QueueScheduler(queue: queue)
         let (signal, input) = Signal<Int>.pipe()
 
-        let lock = NSLock()
-        var received: [Int] = []
-        var onQueue: [Bool] = []
+        let received = Locked<[Int]>([])
+        let onQueue = Locked<[Bool]>([])
         let done = DispatchSemaphore(value: 0)
         let subscription = signal.observe(on: scheduler).observe { value in
-            lock.lock()
             received.append(value)
             onQueue.append(DispatchQueue.getSpecific(key: key) == "target")
-            lock.unlock()
         }
         let completion = signal.observe(on: scheduler).observeCompleted { done.signal() }
 
@@ -313,10 +329,8 @@ import Testing
         #expect(result == .success)
         // The completion of the second chain was scheduled after every value of the first.
         queue.sync {}
-        lock.lock()
-        #expect(received == [1, 2, 3])
-        #expect(onQueue == [true, true, true])
-        lock.unlock()
+        #expect(received.value == [1, 2, 3])
+        #expect(onQueue.value == [true, true, true])
         subscription.dispose()
         completion.dispose()
     }

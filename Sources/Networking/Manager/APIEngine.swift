@@ -1,18 +1,19 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The shared bottom of the network layer: services, transport, cache, reachability,
-/// app-wide interceptors, the clock, and the queue results are delivered on.
+/// app-wide interceptors and the clock. It builds, sends, parses and caches off the main
+/// actor; managers and their delegates get each outcome on the main actor.
 ///
 /// ```swift
 /// let engine = APIEngine(
 ///     services: ServiceRegistry([APIService(name: "rentals", baseURL: apiURL, signingSecret: secret)]),
-///     transport: URLSessionTransport(),
-///     callbackQueue: .main
+///     transport: URLSessionTransport()
 /// )
 /// let manager = RentalListAPIManager(RentalListAPI(), engine: engine)
 /// ```
-public final class APIEngine: @unchecked Sendable {
+public final class APIEngine: Sendable {
     /// The services managers name.
     public let services: ServiceRegistry
     /// How requests go out.
@@ -21,14 +22,11 @@ public final class APIEngine: @unchecked Sendable {
     public let cache: ResponseCache
     /// Whether the network is reachable.
     public let reachability: NetworkReachability
-    /// Where delegates and interceptors are called; serial, so results arrive in order.
-    public let callbackQueue: DispatchQueue
     /// How long a call may take before it fails with `timeout`.
     public let timeout: Duration
     let now: @Sendable () -> Date
     let makeNonce: @Sendable () -> String
-    private let lock = NSLock()
-    private var appInterceptors: [any APIInterceptor] = []
+    private let appInterceptors = Mutex<[any APIInterceptor]>([])
 
     /// Creates an engine. `clock` and `nonce` are injectable for tests.
     public init(
@@ -36,7 +34,6 @@ public final class APIEngine: @unchecked Sendable {
         transport: any HTTPTransport,
         cache: ResponseCache = ResponseCache(),
         reachability: NetworkReachability = NetworkReachability(),
-        callbackQueue: DispatchQueue = DispatchQueue(label: "networking.callbacks"),
         timeout: Duration = .seconds(15),
         clock: @escaping @Sendable () -> Date = { Date() },
         nonce: @escaping @Sendable () -> String = { UUID().uuidString }
@@ -45,7 +42,6 @@ public final class APIEngine: @unchecked Sendable {
         self.transport = transport
         self.cache = cache
         self.reachability = reachability
-        self.callbackQueue = callbackQueue
         self.timeout = timeout
         self.now = clock
         self.makeNonce = nonce
@@ -53,8 +49,8 @@ public final class APIEngine: @unchecked Sendable {
 
     /// Interceptors that see every call of every manager, before the manager's own.
     public var interceptors: [any APIInterceptor] {
-        get { lock.lock(); defer { lock.unlock() }; return appInterceptors }
-        set { lock.lock(); appInterceptors = newValue; lock.unlock() }
+        get { appInterceptors.withLock { $0 } }
+        set { appInterceptors.withLock { $0 = newValue } }
     }
 
     /// Builds the HTTP request for one call: common parameters, query or form body, signature.

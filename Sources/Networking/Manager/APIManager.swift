@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The call site of one API: load, page, cancel, and keep the raw data of the last call.
 ///
@@ -8,7 +9,11 @@ import Foundation
 /// land in one place, the `delegate`, which is held weakly: a response for a gone delegate
 /// is dropped, and freeing the manager cancels its calls.
 ///
+/// A manager lives on the main actor with its delegate and parameter source; the engine
+/// sends, parses and validates off it, and each outcome comes back to the main actor.
+///
 /// ```swift
+/// @MainActor
 /// final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
 ///     let manager = APIManager(RentalListAPI(), engine: engine)
 ///     init() { manager.delegate = self; manager.parameterSource = self }
@@ -19,29 +24,33 @@ import Foundation
 ///     func apiManagerDidFail(_ manager: any APIManaging) { error = manager.lastResult?.message }
 /// }
 /// ```
-public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecked Sendable {
+@MainActor
+public final class APIManager<Definition: APIDefinition>: APIManaging {
     private struct Call {
         let page: Int
         let parameters: [String: String]
         var task: (any TransportTask)?
-        /// Set by the first outcome (response, timeout); later ones are ignored.
-        var isFinishing = false
+        /// Claimed by the first outcome or by cancellation: a response that comes later
+        /// is dropped before interceptors and the cache see it.
+        let claim = OutcomeClaim()
     }
 
     /// What this API supplies.
-    public let api: Definition
+    public nonisolated let api: Definition
     /// The engine calls go through.
-    public let engine: APIEngine
-    private let lock = NSLock()
-    private weak var delegateReference: (any APIManagerDelegate)?
-    private weak var parameterSourceReference: (any APIManagerParameterSource)?
-    private var ownInterceptors: [any APIInterceptor] = []
+    public nonisolated let engine: APIEngine
+    /// Where results land (held weakly).
+    public weak var delegate: (any APIManagerDelegate)?
+    /// Where parameters come from (held weakly); no source means no parameters.
+    public weak var parameterSource: (any APIManagerParameterSource)?
+    /// This manager's own interceptors, run after the engine's.
+    public var interceptors: [any APIInterceptor] = []
     private var calls: [Int: Call] = [:]
     private var nextCallID = 1
-    // Updated on the callback queue, just before the delegate hears of it.
-    private var raw: JSONValue?
-    private var result: APIResult?
-    private var parametersOfLastCall: [String: String] = [:]
+    // Updated just before the delegate hears of an outcome.
+    public private(set) var rawData: JSONValue?
+    public private(set) var lastResult: APIResult?
+    public private(set) var lastParameters: [String: String] = [:]
     private var loadedPage = 0
     private var reachedLastPage = false
 
@@ -51,37 +60,16 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
         self.engine = engine
     }
 
-    deinit {
+    isolated deinit {
         for call in calls.values { call.task?.cancel() }
-    }
-
-    /// Where results land (held weakly).
-    public var delegate: (any APIManagerDelegate)? {
-        get { locked { delegateReference } }
-        set { locked { delegateReference = newValue } }
-    }
-
-    /// Where parameters come from (held weakly); no source means no parameters.
-    public var parameterSource: (any APIManagerParameterSource)? {
-        get { locked { parameterSourceReference } }
-        set { locked { parameterSourceReference = newValue } }
-    }
-
-    /// This manager's own interceptors, run after the engine's.
-    public var interceptors: [any APIInterceptor] {
-        get { locked { ownInterceptors } }
-        set { locked { ownInterceptors = newValue } }
     }
 
     // MARK: - APIManaging
 
-    public var definition: any APIDefinition { api }
-    public var rawData: JSONValue? { locked { raw } }
-    public var lastResult: APIResult? { locked { result } }
-    public var lastParameters: [String: String] { locked { parametersOfLastCall } }
-    public var isLoading: Bool { locked { !calls.isEmpty } }
-    public var isFirstPage: Bool { locked { loadedPage <= 1 } }
-    public var isLastPage: Bool { locked { api.pageSize == nil || reachedLastPage } }
+    public nonisolated var definition: any APIDefinition { api }
+    public var isLoading: Bool { !calls.isEmpty }
+    public var isFirstPage: Bool { loadedPage <= 1 }
+    public var isLastPage: Bool { api.pageSize == nil || reachedLastPage }
 
     // MARK: - Calls
 
@@ -99,30 +87,23 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
     /// in flight, or for an API without pages. The caller never keeps a page number.
     @discardableResult
     public func loadNextPage() -> Bool {
-        guard api.pageSize != nil else { return false }
-        let next: Int? = locked {
-            guard calls.isEmpty, !(loadedPage > 0 && reachedLastPage) else { return nil }
-            return loadedPage + 1
-        }
-        guard let next else { return false }
-        return start(page: next, ignoringCache: false)
+        guard api.pageSize != nil, calls.isEmpty, !(loadedPage > 0 && reachedLastPage) else { return false }
+        return start(page: loadedPage + 1, ignoringCache: false)
     }
 
     /// Cancels every call in flight; each reports `cancelled` to the delegate.
     public func cancelAllRequests() {
-        let cancelled: [Call] = locked {
-            defer { calls = [:] }
-            return Array(calls.values)
-        }
+        let cancelled = Array(calls.values)
+        calls = [:]
         for call in cancelled {
+            _ = call.claim.take()
             call.task?.cancel()
             report(APIResult(kind: .cancelled, message: "cancelled"), data: nil, call: call)
         }
     }
 
     private func start(page: Int, ignoringCache: Bool) -> Bool {
-        let source = parameterSource
-        let given = source?.parameters(for: self) ?? [:]
+        let given = parameterSource?.parameters(for: self) ?? [:]
         guard let service = engine.services.service(named: api.serviceName) else {
             report(APIResult(kind: .invalidParameters, message: "no service named \(api.serviceName)"),
                    data: nil, call: Call(page: page, parameters: given, task: nil))
@@ -142,138 +123,129 @@ public final class APIManager<Definition: APIDefinition>: APIManaging, @unchecke
         for interceptor in interceptors where !interceptor.shouldCall(self, parameters: parameters) {
             return false
         }
-        let (id, replaced): (Int?, [Call]) = locked {
-            var replaced: [Call] = []
-            if !calls.isEmpty {
-                switch api.requestStrategy {
-                case .ignoreNewWhileLoading: return (nil, [])
-                case .cancelInFlight:
-                    replaced = Array(calls.values)
-                    calls = [:]
+        if !calls.isEmpty {
+            switch api.requestStrategy {
+            case .ignoreNewWhileLoading:
+                return false
+            case .cancelInFlight:
+                let replaced = Array(calls.values)
+                calls = [:]
+                for call in replaced {
+                    _ = call.claim.take()
+                    call.task?.cancel()
+                    report(APIResult(kind: .cancelled, message: "replaced by a newer call"), data: nil, call: call)
                 }
             }
-            let id = nextCallID
-            nextCallID += 1
-            calls[id] = Call(page: page, parameters: parameters, task: nil)
-            return (id, replaced)
         }
-        for call in replaced {
-            call.task?.cancel()
-            report(APIResult(kind: .cancelled, message: "replaced by a newer call"), data: nil, call: call)
-        }
-        guard let id else { return false }
+        let id = nextCallID
+        nextCallID += 1
+        let call = Call(page: page, parameters: parameters, task: nil)
+        calls[id] = call
         guard engine.reachability.isReachable else {
-            finish(id) { _ in (APIResult(kind: .noNetwork, message: "the network is unreachable"), nil) }
+            finishLater(id, APIResult(kind: .noNetwork, message: "the network is unreachable"), data: nil)
             return true
         }
         let cacheKey = ResponseCache.key(service: service.name, api: api.methodName, parameters: parameters)
         if !ignoringCache, let cached = engine.cache.response(for: cacheKey, policy: api.cachePolicy, now: engine.now()) {
             for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
-            finish(id) { manager in
-                guard let json = try? JSONValue(parsing: cached.body) else {
-                    return (APIResult(kind: .invalidResponse, message: "the cached response is not valid JSON",
-                                      isFromCache: true), nil)
-                }
-                return manager.engine.validated(json, definition: manager.api, fromCache: true)
+            guard let json = try? JSONValue(parsing: cached.body) else {
+                finishLater(id, APIResult(kind: .invalidResponse, message: "the cached response is not valid JSON",
+                                          isFromCache: true), data: nil)
+                return true
             }
+            let (result, data) = engine.validated(json, definition: api, fromCache: true)
+            finishLater(id, result, data: data)
             return true
         }
         let request = engine.request(for: api, service: service, parameters: parameters)
         for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
+        let (engine, api) = (self.engine, self.api)
+        let claim = call.claim
         let task = engine.transport.send(request, timeout: engine.timeout) { [weak self] outcome in
-            self?.received(outcome, id: id, service: service, cacheKey: cacheKey)
+            // Off the main actor: interceptors see the response, then it is parsed,
+            // validated and cached here; only the outcome goes to the main actor.
+            guard claim.take() else { return }
+            if case .success(let response) = outcome, let self {
+                for interceptor in interceptors { interceptor.didReceive(self, response: response) }
+            }
+            let (result, json) = engine.evaluate(outcome, definition: api, service: service)
+            if result.kind == .success, case .success(let response) = outcome {
+                engine.cache.store(response.body, for: cacheKey, policy: api.cachePolicy, now: engine.now())
+            }
+            DispatchQueue.main.async { [weak self] in
+                self?.finish(id, result, data: json)
+            }
         }
-        let stillRunning: Bool = locked {
-            guard calls[id] != nil else { return false }
-            calls[id]?.task = task
-            return true
-        }
-        guard stillRunning else {
+        guard calls[id] != nil else {
             // Cancelled (or replaced) while it was being sent: stop the transport too.
             task.cancel()
             return true
         }
+        calls[id]?.task = task
         let deadline = DispatchTime.now() + .nanoseconds(InProcessTransport.nanoseconds(engine.timeout))
-        DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
-            self?.received(.failure(.timeout), id: id, service: service, cacheKey: cacheKey)
+        DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
+            guard claim.take() else { return }
+            self?.finish(id, APIResult(kind: .timeout, message: "no response in time"), data: nil)
         }
         return true
     }
 
-    private func received(
-        _ outcome: Result<HTTPResponse, TransportFailure>,
-        id: Int,
-        service: APIService,
-        cacheKey: String
-    ) {
-        finish(id) { manager in
-            if case .success(let response) = outcome {
-                let interceptors = manager.engine.interceptors + manager.interceptors
-                for interceptor in interceptors { interceptor.didReceive(manager, response: response) }
-            }
-            let (result, json) = manager.engine.evaluate(outcome, definition: manager.api, service: service)
-            if result.kind == .success, case .success(let response) = outcome {
-                manager.engine.cache.store(response.body, for: cacheKey, policy: manager.api.cachePolicy,
-                                           now: manager.engine.now())
-            }
-            return (result, json)
+    /// Ends call `id` once the caller's work is done: the call counts as loading until then.
+    private func finishLater(_ id: Int, _ result: APIResult, data: JSONValue?) {
+        DispatchQueue.main.async { [weak self] in
+            self?.finish(id, result, data: data)
         }
     }
 
-    /// Ends call `id` once: the first outcome claims it (a timeout cancels its task), is
-    /// evaluated here, and is applied on the callback queue. The call counts as loading
-    /// until then, and if it was cancelled or replaced meanwhile it is dropped there.
-    private func finish(_ id: Int, evaluate: (APIManager) -> (APIResult, JSONValue?)) {
-        let claimed: Call? = locked {
-            guard var call = calls[id], !call.isFinishing else { return nil }
-            call.isFinishing = true
-            calls[id] = call
-            return call
-        }
-        guard let call = claimed else { return }
-        let (result, json) = evaluate(self)
+    /// Ends call `id` with its first outcome (a response or the timeout, which cancels
+    /// the task); a call that already ended, was cancelled or was replaced is dropped.
+    private func finish(_ id: Int, _ result: APIResult, data: JSONValue?) {
+        guard let call = calls.removeValue(forKey: id) else { return }
         if result.kind == .timeout { call.task?.cancel() }
-        report(result, data: json, call: call, id: id)
+        report(result, data: data, call: call, isQueued: false)
     }
 
-    /// Applies an outcome and tells interceptors and the delegate, on the callback queue.
-    /// A registered call (`id`) that is no longer registered by then was cancelled and
-    /// is dropped; with no delegate left the outcome is dropped too.
-    private func report(_ result: APIResult, data: JSONValue?, call: Call, id: Int? = nil) {
-        let interceptors = engine.interceptors + self.interceptors
-        engine.callbackQueue.async { [weak self] in
-            guard let self else { return }
-            let pageSize = self.api.pageSize
-            let delegate: (any APIManagerDelegate)? = self.locked {
-                if let id, self.calls.removeValue(forKey: id) == nil { return nil }
-                guard let delegate = self.delegateReference else { return nil }
-                self.result = result
-                self.parametersOfLastCall = call.parameters
-                if result.kind == .success, let data {
-                    self.raw = data
-                    if let pageSize {
-                        self.loadedPage = call.page
-                        self.reachedLastPage = self.api.pageItemCount(in: data) < pageSize
-                    }
-                }
-                return delegate
-            }
-            guard let delegate else { return }
-            if result.kind == .success {
-                for interceptor in interceptors { interceptor.willSucceed(self) }
-                delegate.apiManagerDidSucceed(self)
-                for interceptor in interceptors { interceptor.didSucceed(self) }
-            } else {
-                for interceptor in interceptors { interceptor.willFail(self) }
-                delegate.apiManagerDidFail(self)
-                for interceptor in interceptors { interceptor.didFail(self) }
-            }
+    /// Applies an outcome and tells interceptors and the delegate. Outcomes of calls that
+    /// never reached the network (refused, cancelled) are queued behind the caller's
+    /// work, so a delegate never hears of a call before `loadData()` returned; with no
+    /// delegate left the outcome is dropped.
+    private func report(_ result: APIResult, data: JSONValue?, call: Call, isQueued: Bool = true) {
+        guard isQueued else { return apply(result, data: data, call: call) }
+        DispatchQueue.main.async { [weak self] in
+            self?.apply(result, data: data, call: call)
         }
     }
 
-    private func locked<Result>(_ body: () -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
+    private func apply(_ result: APIResult, data: JSONValue?, call: Call) {
+        guard let delegate else { return }
+        let interceptors = engine.interceptors + self.interceptors
+        lastResult = result
+        lastParameters = call.parameters
+        if result.kind == .success, let data {
+            rawData = data
+            if let pageSize = api.pageSize {
+                loadedPage = call.page
+                reachedLastPage = api.pageItemCount(in: data) < pageSize
+            }
+        }
+        if result.kind == .success {
+            for interceptor in interceptors { interceptor.willSucceed(self) }
+            delegate.apiManagerDidSucceed(self)
+            for interceptor in interceptors { interceptor.didSucceed(self) }
+        } else {
+            for interceptor in interceptors { interceptor.willFail(self) }
+            delegate.apiManagerDidFail(self)
+            for interceptor in interceptors { interceptor.didFail(self) }
+        }
+    }
+}
+
+/// Who ended a call first: its response, its timeout, or a cancellation.
+final class OutcomeClaim: Sendable {
+    private let claimed = Atomic(false)
+
+    /// True for the first caller only.
+    func take() -> Bool {
+        !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

@@ -1,7 +1,10 @@
 /// A manager seen from outside its API type: what delegates, reformers and interceptors use.
+///
+/// Managers live on the main actor; only `definition` can be read from anywhere.
+@MainActor
 public protocol APIManaging: AnyObject, Sendable {
     /// The API this manager calls; reformers can tell managers apart with it.
-    var definition: any APIDefinition { get }
+    nonisolated var definition: any APIDefinition { get }
     /// The raw data of the last successful call, kept by the manager.
     var rawData: JSONValue? { get }
     /// The outcome of the last finished call; nil before the first one.
@@ -16,6 +19,7 @@ public protocol APIManaging: AnyObject, Sendable {
     var isLastPage: Bool { get }
 }
 
+@MainActor
 extension APIManaging {
     /// The raw data, untouched (what `fetchData(with:)` gives with no reformer).
     public func fetchData() -> JSONValue? {
@@ -36,11 +40,12 @@ extension APIManaging {
 public protocol APIReformer {
     /// The view-ready data.
     associatedtype Output
-    /// Reforms `data`, which came from `manager`.
-    func reform(_ data: JSONValue, from manager: any APIManaging) -> Output
+    /// Reforms `data`, which came from `manager` (on the main actor, where managers live).
+    @MainActor func reform(_ data: JSONValue, from manager: any APIManaging) -> Output
 }
 
-/// The one landing place of a manager's calls. Called on the engine's callback queue.
+/// The one landing place of a manager's calls, on the main actor with the manager.
+@MainActor
 public protocol APIManagerDelegate: AnyObject {
     /// A call succeeded; fetch the data with `manager.fetchData(with:)`.
     func apiManagerDidSucceed(_ manager: any APIManaging)
@@ -48,7 +53,8 @@ public protocol APIManagerDelegate: AnyObject {
     func apiManagerDidFail(_ manager: any APIManaging)
 }
 
-/// Supplies the parameters of each call.
+/// Supplies the parameters of each call, on the main actor with the manager.
+@MainActor
 public protocol APIManagerParameterSource: AnyObject {
     /// The parameters for the next call of `manager`.
     func parameters(for manager: any APIManaging) -> [String: String]
@@ -60,9 +66,9 @@ public protocol APIManagerParameterSource: AnyObject {
 /// `shouldCall` (app-wide, then the manager's; any false stops the call silently) ->
 /// request strategy -> reachability -> cache -> `didCall` -> send -> `didReceive` ->
 /// response validation -> `willSucceed`/`willFail` -> delegate -> `didSucceed`/`didFail`.
-/// `shouldCall` and `didCall` run on the caller's thread, `didReceive` on the thread the
-/// response arrived on (so parsing stays off the callback queue), the rest on the
-/// callback queue; app-wide interceptors run before the manager's own at every step.
+/// `didReceive` runs on the thread the response arrived on (so parsing stays off the main
+/// actor), every other step on the main actor, where managers live; app-wide
+/// interceptors run before the manager's own at every step.
 /// With no delegate left, an outcome is dropped before `willSucceed`/`willFail`.
 public protocol APIInterceptor: AnyObject, Sendable {
     /// Whether the call may go ahead.

@@ -34,24 +34,27 @@ public protocol OperationLogStore: Sendable {
     var count: Int { get }
 }
 
-/// Sends a batch of entries somewhere; calls `completion(true)` only when it arrived.
-public protocol OperationLogUploader: Sendable {
+/// Sends a batch of entries somewhere; calls `completion(true)` only when it arrived, on
+/// the main actor.
+@MainActor
+public protocol OperationLogUploader: AnyObject {
     /// Uploads `batch`.
-    func upload(_ batch: [OperationLogEntry], completion: @escaping @Sendable (Bool) -> Void)
+    func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void)
 }
 
 /// Records operations and uploads them in batches of `batchSize` (30).
 ///
 /// A full batch is uploaded as soon as it is complete; whatever is left is uploaded by
 /// `uploadPending()` at the next start. Entries leave the store only after their upload
-/// succeeded, so a failed upload loses nothing.
-public final class OperationLogger: @unchecked Sendable {
+/// succeeded, so a failed upload loses nothing. It lives on the main actor, where
+/// operations happen.
+@MainActor
+public final class OperationLogger {
     private let store: any OperationLogStore
     private let uploader: any OperationLogUploader
     /// Entries per upload.
     public let batchSize: Int
     private let clock: @Sendable () -> Date
-    private let lock = NSLock()
     private var isUploading = false
     /// Set when everything waiting was asked for while an upload was in flight.
     private var flushRequested = false
@@ -85,7 +88,6 @@ public final class OperationLogger: @unchecked Sendable {
 
     private func upload(onlyFullBatches: Bool) {
         let batch: [OperationLogEntry]? = {
-            lock.lock(); defer { lock.unlock() }
             if !onlyFullBatches { flushRequested = true }
             guard !isUploading, !isStopped else { return nil }
             let waiting = store.oldest(batchSize)
@@ -99,7 +101,6 @@ public final class OperationLogger: @unchecked Sendable {
         }()
         guard let batch else { return }
         uploader.upload(batch) { [self] succeeded in
-            lock.lock()
             if succeeded {
                 if !store.remove(Set(batch.map(\.sequence))) { isStopped = true }
             } else {
@@ -107,7 +108,6 @@ public final class OperationLogger: @unchecked Sendable {
                 flushRequested = false
             }
             isUploading = false
-            lock.unlock()
             if succeeded && !isStopped { upload(onlyFullBatches: true) }
         }
     }

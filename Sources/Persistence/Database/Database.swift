@@ -83,6 +83,19 @@ public final class Database: @unchecked Sendable {
         if let handle { sqlite3_close_v2(handle) }
     }
 
+    /// Closes the connection now, unless a transaction is open on it; a transaction on
+    /// another thread is waited for. The next use opens the file again. For a clean exit:
+    /// closing the last connection folds the write-ahead log back into the file.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard transactionDepth == 0 else { return }
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
     // MARK: - Statements
 
     /// Runs one statement with positional (`?`) bindings.
@@ -484,6 +497,14 @@ public final class DatabasePool: @unchecked Sendable {
 
     /// An empty pool.
     public init() {}
+
+    /// Closes every database of the pool (see `Database.close()`), for a clean exit.
+    public func closeAll() {
+        lock.lock()
+        let all = Array(databases.values)
+        lock.unlock()
+        all.forEach { $0.close() }
+    }
 
     /// The database for the file at `path` (created on first use).
     public func database(at path: String) -> Database {

@@ -12,72 +12,107 @@ infix operator <~ : BindingPrecedence
 infix operator <~> : BindingPrecedence
 
 extension Property {
-    /// Calls `update` with `target` and the current value at once, then with every change,
-    /// while `target` lives. `target` is held weakly: once it is gone the binding stops
-    /// at the next change and frees `update`.
+    /// Calls `update` on the main actor with `target` and the current value at once, then
+    /// with every change, while `target` lives. `target` is held weakly: once it is gone
+    /// the binding stops at the next change and frees `update`.
+    ///
+    /// A binding is made on the main actor, where views live, and always runs there: a
+    /// change made on another thread is queued to the main actor, in order.
     ///
     /// ```swift
     /// viewModel.title.bind(to: titleView) { view, title in view.text = title }
     ///     .dispose(in: bag)
     /// ```
-    @discardableResult
+    @MainActor @discardableResult
     public func bind<Target: AnyObject>(
         to target: Target,
-        _ update: @escaping (Target, Value) -> Void
+        _ update: @escaping @MainActor (Target, Value) -> Void
     ) -> Disposable {
-        let observer = ClosureObserver<Change<Value>>(onValue: nil, onCompleted: nil)
-        observer.onValue = { [weak target, unowned observer] change in
-            guard case .changed(let value) = change else { return }
-            guard let target else { return observer.dispose() }
+        let observer = Unowned<Observer<Change<Value>>>()
+        let made = MainActorObserver<Change<Value>, Value>(extract: { change in
+            if case .changed(let value) = change { return value }
+            return nil
+        }) { [weak target] value in
+            guard let target else { return observer.object?.dispose() ?? () }
             update(target, value)
         }
-        return node.core.addObservingCommitted(observer)
+        observer.object = made
+        return node.core.addObservingCommitted(made)
     }
 
-    /// Binds one field of a struct view model: `update` gets the field's current value,
-    /// then each new value of it, skipping changes of the struct that leave it equal.
+    /// Binds one field of a struct view model on the main actor: `update` gets the
+    /// field's current value, then each new value of it, skipping changes of the struct
+    /// that leave it equal.
     ///
     /// ```swift
     /// viewModel.bind(\.title, to: header) { header, title in header.title = title }
     /// ```
-    @discardableResult
-    public func bind<Target: AnyObject, Field: Equatable>(
-        _ field: KeyPath<Value, Field>,
+    @MainActor @discardableResult
+    public func bind<Target: AnyObject, Field: Equatable & Sendable>(
+        _ field: KeyPath<Value, Field> & Sendable,
         to target: Target,
-        _ update: @escaping (Target, Field) -> Void
+        _ update: @escaping @MainActor (Target, Field) -> Void
     ) -> Disposable {
-        map { $0[keyPath: field] }.skipRepeats().bind(to: target, update)
+        map { $0[keyPath: field] }.bind(to: target, update)
     }
 }
 
 extension Signal {
-    /// Calls `update` with `target` and every value while `target` lives. `target` is
-    /// held weakly: once it is gone the binding stops at the next value and frees `update`.
-    @discardableResult
+    /// Calls `update` on the main actor with `target` and every value while `target`
+    /// lives. `target` is held weakly: once it is gone the binding stops at the next value
+    /// and frees `update`. Values sent on other threads are queued to the main actor, in
+    /// order.
+    @MainActor @discardableResult
     public func bind<Target: AnyObject>(
         to target: Target,
-        _ update: @escaping (Target, Value) -> Void
+        _ update: @escaping @MainActor (Target, Value) -> Void
     ) -> Disposable {
-        let observer = ClosureObserver<Value>(onValue: nil, onCompleted: nil)
-        observer.onValue = { [weak target, unowned observer] value in
-            guard let target else { return observer.dispose() }
+        let observer = Unowned<Observer<Value>>()
+        let made = MainActorObserver<Value, Value>(extract: { $0 }) { [weak target] value in
+            guard let target else { return observer.object?.dispose() ?? () }
             update(target, value)
         }
-        return core.add(observer)
+        observer.object = made
+        return core.add(made)
     }
 }
 
+/// A reference set once, right after the object it refers to is made, so the object's own
+/// closure can reach it without keeping it alive.
+// Safe to share: written once on the creating thread before the object is registered
+// (so before any thread can read it); reads happen only in deliveries after that.
+private final class Unowned<Object: AnyObject>: @unchecked Sendable {
+    weak var object: Object?
+}
+
 extension MutableProperty {
-    /// Sets `property` to every value `source` sends, while `property` lives.
+    /// Sets `property` to every value `source` sends, while `property` lives, on the
+    /// thread that sends.
     @discardableResult
     public static func <~ (property: MutableProperty<Value>, source: Signal<Value>) -> Disposable {
-        source.bind(to: property) { property, value in property.value = value }
+        let target = WeakReference(property)
+        let observer = Unowned<Observer<Value>>()
+        let made = ClosureObserver<Value>(onValue: { value in
+            guard let property = target.object else { return observer.object?.dispose() ?? () }
+            property.value = value
+        }, onCompleted: nil)
+        observer.object = made
+        return source.core.add(made)
     }
 
-    /// Sets `property` to the current value of `source` now, then to every change.
+    /// Sets `property` to the current value of `source` now, then to every change, on the
+    /// thread that makes the change.
     @discardableResult
     public static func <~ (property: MutableProperty<Value>, source: Property<Value>) -> Disposable {
-        source.bind(to: property) { property, value in property.value = value }
+        let target = WeakReference(property)
+        let observer = Unowned<Observer<Change<Value>>>()
+        let made = ClosureObserver<Change<Value>>(onValue: { change in
+            guard case .changed(let value) = change else { return }
+            guard let property = target.object else { return observer.object?.dispose() ?? () }
+            property.value = value
+        }, onCompleted: nil)
+        observer.object = made
+        return source.node.core.addObservingCommitted(made)
     }
 
     /// Keeps `left` and `right` equal: `left` takes `right`'s value now, then a change of
@@ -87,11 +122,13 @@ extension MutableProperty {
     @discardableResult
     public static func <~> (left: MutableProperty<Value>, right: MutableProperty<Value>) -> Disposable {
         let echoes = EchoCounter()
-        let fromLeft = left.signal.bind(to: right) { right, value in
-            echoes.copy(from: .left) { right.value = value }
+        let weakLeft = WeakReference(left)
+        let weakRight = WeakReference(right)
+        let fromLeft = left.signal.observe { value in
+            echoes.copy(from: .left) { weakRight.object?.value = value }
         }
-        let fromRight = right.bind(to: left) { left, value in
-            echoes.copy(from: .right) { left.value = value }
+        let fromRight = right.observe { value in
+            echoes.copy(from: .right) { weakLeft.object?.value = value }
         }
         return CompositeDisposable([fromLeft, fromRight])
     }
@@ -102,6 +139,7 @@ extension MutableProperty {
 /// Each copy (deciding, counting and setting) runs under one recursive lock, so copies
 /// made from different threads cannot pass each other and leave the sides different;
 /// the recursion allows the synchronous echo on the same thread.
+// Safe to share: the counters are touched only under `lock`.
 private final class EchoCounter: @unchecked Sendable {
     enum Side { case left, right }
     private let lock = NSRecursiveLock()

@@ -27,18 +27,30 @@ extension Disposable {
     }
 }
 
-/// A disposable that runs a closure once, on the first `dispose()`.
-final class ActionDisposable: Disposable, @unchecked Sendable {
+/// A disposable that runs a closure once, on the first `dispose()`, from any thread.
+///
+/// ```swift
+/// let signal = Signal<Int> { input in
+///     let timer = startTimer { input.send($0) }
+///     return AnyDisposable { timer.stop() }
+/// }
+/// ```
+// Safe to share: `action` is written once in `init` and taken only by the one caller
+// that wins the atomic `disposed` exchange.
+public final class AnyDisposable: Disposable, @unchecked Sendable {
     private let disposed = Atomic<Bool>(false)
-    private var action: (() -> Void)?
+    private var action: (@Sendable () -> Void)?
 
-    init(_ action: @escaping () -> Void) {
+    /// Creates a disposable that runs `action` when first disposed.
+    public init(_ action: @escaping @Sendable () -> Void) {
         self.action = action
     }
 
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    /// Whether `dispose()` has been called.
+    public var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
-    func dispose() {
+    /// Runs the action, the first time only.
+    public func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let action = self.action
         self.action = nil

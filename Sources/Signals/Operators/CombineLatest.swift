@@ -15,7 +15,7 @@ extension Signal {
     /// let form = Signal.combineLatest(usernames, passwords)   // Signal<(String, String)>
     /// ```
     @inlinable
-    public static func combineLatest<Other>(
+    public static func combineLatest<Other: Sendable>(
         _ first: Signal<Value>,
         _ second: Signal<Other>
     ) -> Signal<(Value, Other)> {
@@ -39,5 +39,78 @@ extension Signal {
             second.forward(to: output, value: { output.serialize(.right($0), step) },
                            completed: { output.serialize(.rightCompleted, step) })
         }
+    }
+}
+
+extension Signal {
+    /// Emits a flat tuple of the latest values of `first` and every one of `others`
+    /// whenever any of them sends, once all have sent; completes when all have completed.
+    ///
+    /// ```swift
+    /// let form = Signal.combineLatest(names, passwords, agreements)   // Signal<(String, String, Bool)>
+    /// ```
+    public static func combineLatest<each Other: Sendable>(
+        _ first: Signal<Value>,
+        _ others: repeat Signal<each Other>
+    ) -> Signal<(Value, repeat each Other)> {
+        first.derived { output in
+            let state = StateCell(LatestValues())
+            let step: (IndexedEvent) -> Void = { event in
+                switch event {
+                case .value(let index, let value):
+                    guard state.value.store(value, at: index) else { return }
+                    output.emit(tuple(state.value.values, as: Value.self, repeat (each Other).self))
+                case .completed, .completedAt:
+                    if state.value.complete() { output.emitCompleted() }
+                }
+            }
+            var count = 0
+            func attach<Input: Sendable>(_ signal: Signal<Input>) {
+                let index = count
+                count += 1
+                signal.forward(to: output, value: { output.serialize(.value(index, $0), step) },
+                               completed: { output.serialize(.completed, step) })
+            }
+            var inputs = 1
+            for _ in repeat each others { inputs += 1 }
+            state.value.inputs = inputs
+            attach(first)
+            for other in repeat each others { attach(other) }
+        }
+    }
+}
+
+/// An event of one of several inputs of a combining operator, tagged with its index.
+enum IndexedEvent {
+    case value(Int, any Sendable)
+    /// An input completed, for operators that care which one.
+    case completedAt(Int)
+    case completed
+}
+
+/// The latest value of each input of `combineLatest`, type-erased, at the input's index.
+struct LatestValues {
+    var inputs = 0 {
+        didSet { slots = Array(repeating: nil, count: inputs) }
+    }
+    private var slots: [(any Sendable)?] = []
+    private var missing = -1
+    private var completions = 0
+
+    /// Every input's latest value; only valid once `store` returned true.
+    var values: [any Sendable] { slots.compactMap { $0 } }
+
+    /// Stores `value` for input `index`; true once every input has a value.
+    mutating func store(_ value: any Sendable, at index: Int) -> Bool {
+        if missing < 0 { missing = inputs }
+        if slots[index] == nil { missing -= 1 }
+        slots[index] = value
+        return missing == 0
+    }
+
+    /// Records one input's completion; true when it was the last.
+    mutating func complete() -> Bool {
+        completions += 1
+        return completions == inputs
     }
 }

@@ -2,7 +2,7 @@ extension Signal {
     /// Maps each value to a signal and forwards the values of the newest one only; the
     /// previous inner signal is unsubscribed as soon as a new value arrives. Completes
     /// when this signal and the current inner signal have both completed.
-    public func flatMapLatest<Output>(_ transform: @escaping (Value) -> Signal<Output>) -> Signal<Output> {
+    public func flatMapLatest<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Signal<Output>) -> Signal<Output> {
         derived { output in
             let state = FlatMapLatestState(output: output, transform: transform)
             output.addUpstream(state.inner)
@@ -17,7 +17,8 @@ extension Signal {
 ///
 /// The inner subscription refers back to this state; disposing `inner` (on completion or
 /// when the output stops listening) breaks that cycle.
-private final class FlatMapLatestState<Value, Output>: @unchecked Sendable {
+// Safe to share: touched only inside its output's serialized sections (see above).
+private final class FlatMapLatestState<Value: Sendable, Output: Sendable>: @unchecked Sendable {
     enum Step {
         case outer(Value)
         case outerCompleted
@@ -27,12 +28,12 @@ private final class FlatMapLatestState<Value, Output>: @unchecked Sendable {
 
     let inner = SerialDisposable()
     private let output: SignalCore<Output>
-    private let transform: (Value) -> Signal<Output>
+    private let transform: @Sendable (Value) -> Signal<Output>
     private var generation = 0
     private var outerDone = false
     private var innerDone = true
 
-    init(output: SignalCore<Output>, transform: @escaping (Value) -> Signal<Output>) {
+    init(output: SignalCore<Output>, transform: @escaping @Sendable (Value) -> Signal<Output>) {
         self.output = output
         self.transform = transform
     }

@@ -3,9 +3,9 @@ extension Signal {
     ///
     /// `initial` itself is not emitted: the first emission is `combine(initial, first)`.
     @inlinable
-    public func scan<Result>(
+    public func scan<Result: Sendable>(
         _ initial: Result,
-        _ combine: @escaping (Result, Value) -> Result
+        _ combine: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result> {
         derived { output in
             let accumulated = StateCell(initial)

@@ -1,7 +1,7 @@
 extension Signal {
     /// Drops a value when `isEquivalent(previous, value)` says it repeats the one before.
     @inlinable
-    public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Signal<Value> {
+    public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal<Value> {
         derived { output in
             let previous = StateCell<Value?>(nil)
             forward(to: output, value: { value in

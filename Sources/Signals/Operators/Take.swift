@@ -31,7 +31,7 @@ extension Signal {
     }
 
     /// Forwards values until `trigger` sends a value or completes, then completes.
-    public func take<Trigger>(until trigger: Signal<Trigger>) -> Signal<Value> {
+    public func take<Trigger: Sendable>(until trigger: Signal<Trigger>) -> Signal<Value> {
         derived { output in
             let stop = ForwardObserver<Trigger>(
                 onValue: { _ in output.sendCompleted() },

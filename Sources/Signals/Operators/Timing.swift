@@ -26,14 +26,16 @@ extension Signal {
 
     /// Emits a value once the source has been quiet for `interval` (trailing edge): each
     /// new value restarts the timer and replaces the waiting one. On completion a waiting
-    /// value is emitted at once, then the completion.
+    /// value is emitted, then the completion. Every event is delivered on `scheduler`.
     public func debounce(_ interval: Duration, on scheduler: Scheduler) -> Signal<Value> {
         timed(TimingState(interval: interval, scheduler: scheduler, leading: false))
     }
 
-    /// Emits at most one value per `interval`: the first value at once, then the latest
-    /// value received during the interval when it ends. On completion a waiting value is
-    /// emitted at once, then the completion.
+    /// Emits at most one value per `interval`: the first value without delay, then the
+    /// latest value received during the interval when it ends. On completion a waiting
+    /// value is emitted, then the completion. Every event is delivered on `scheduler`, the
+    /// first value too: synchronously only when the scheduler runs actions at once (an
+    /// `ImmediateScheduler`); a `TestScheduler` delivers it on its next `advance`.
     public func throttle(_ interval: Duration, on scheduler: Scheduler) -> Signal<Value> {
         timed(TimingState(interval: interval, scheduler: scheduler, leading: true))
     }
@@ -42,28 +44,33 @@ extension Signal {
         derived { output in
             state.output = output
             output.addUpstream(state.timer)
-            let step = state.step
-            forward(to: output, value: { output.serialize(.value($0), step) },
-                    completed: { output.serialize(.completed, step) })
+            forward(to: output, value: { state.receive($0) }, completed: { state.complete() })
         }
     }
 }
 
-/// The state of one `debounce` or `throttle`, touched only inside its output's
-/// serialized sections. A pending timer refers back to it until it fires or is disposed.
-private final class TimingState<Value>: @unchecked Sendable {
-    enum Step {
-        case value(Value)
-        case fire(Int)
-        case completed
-    }
-
+/// The state of one `debounce` or `throttle`. A pending timer refers back to it until it
+/// fires or is disposed.
+///
+/// Events from the source only change the state, under `lock`, and schedule actions;
+/// everything the output emits is sent from an action on the scheduler (a timer firing, or
+/// a delivery scheduled at once), so observers always run where the scheduler runs
+/// actions. (The state cannot be guarded by the output's own serialization: a thread that
+/// finds a delivery in progress hands its work to the delivering thread, so the source's
+/// thread would end up emitting what the scheduler's thread scheduled.)
+///
+/// No lock is held while scheduling: `ImmediateScheduler` runs actions inside `schedule`.
+// Safe to share: the mutable state is touched only under `lock`; `output` is set once,
+// before the source is subscribed.
+private final class TimingState<Value: Sendable>: @unchecked Sendable {
     let timer = SerialDisposable()
     var output: SignalCore<Value>!
     private let interval: Duration
     private let scheduler: Scheduler
     /// Throttle emits at the start of a window; debounce only when a timer fires.
     private let leading: Bool
+    private let lock = SpinLock()
+    // Guarded by `lock`.
     private var waiting: Value?
     private var generation = 0
     private var isWindowOpen = false
@@ -74,39 +81,59 @@ private final class TimingState<Value>: @unchecked Sendable {
         self.leading = leading
     }
 
-    func step(_ event: Step) {
-        switch event {
-        case .value(let value):
+    /// A value from the source (source deliveries are serialized by the source).
+    func receive(_ value: Value) {
+        let timerID: Int? = lock.withLock {
             if leading && !isWindowOpen {
-                output.emit(value)
-                startTimer()
-            } else {
-                waiting = value
-                if !leading { startTimer() }
+                return openWindow()
             }
-        case .fire(let id):
-            guard id == generation else { return }
-            isWindowOpen = false
-            if let value = waiting {
-                waiting = nil
-                output.emit(value)
-                if leading { startTimer() }
-            }
-        case .completed:
-            timer.replace(with: nil)
-            if let value = waiting { output.emit(value) }
-            waiting = nil
-            output.emitCompleted()
+            waiting = value
+            return leading ? nil : openWindow()
+        }
+        guard let timerID else { return }
+        if leading {
+            let output = self.output!
+            scheduler.schedule { output.send(value) }
+        }
+        startTimer(timerID)
+    }
+
+    /// The source completed: a waiting value, then the completion, are sent on the scheduler.
+    func complete() {
+        let value: Value? = lock.withLock {
+            generation += 1
+            defer { waiting = nil }
+            return waiting
+        }
+        timer.replace(with: nil)
+        let output = self.output!
+        scheduler.schedule {
+            if let value { output.send(value) }
+            output.sendCompleted()
         }
     }
 
-    private func startTimer() {
+    /// The timer started for window `id` fired; runs on the scheduler.
+    private func fire(_ id: Int) {
+        let (value, nextTimer): (Value?, Int?) = lock.withLock {
+            guard id == generation else { return (nil, nil) }
+            isWindowOpen = false
+            guard let value = waiting else { return (nil, nil) }
+            waiting = nil
+            return (value, leading ? openWindow() : nil)
+        }
+        if let value { output.send(value) }
+        if let nextTimer { startTimer(nextTimer) }
+    }
+
+    /// Starts a new window (a new timer generation); called with `lock` held.
+    private func openWindow() -> Int {
         generation += 1
         isWindowOpen = true
-        let id = generation
-        let output = self.output!
-        timer.replace(with: scheduler.schedule(after: interval) {
-            output.serialize(.fire(id), self.step)
-        })
+        return generation
+    }
+
+    private func startTimer(_ id: Int) {
+        timer.replace(with: scheduler.schedule(after: interval) { self.fire(id) })
     }
 }

@@ -1,7 +1,7 @@
 extension Signal {
     /// Pairs each value with the latest value of `sampled`; values that arrive before
     /// `sampled` has sent anything are dropped. Completes with this signal.
-    public func withLatest<Sampled>(from sampled: Signal<Sampled>) -> Signal<(Value, Sampled)> {
+    public func withLatest<Sampled: Sendable>(from sampled: Signal<Sampled>) -> Signal<(Value, Sampled)> {
         derived { output in
             var latest: Sampled?
             let step: (Either<Value, Sampled>) -> Void = { event in
@@ -19,7 +19,7 @@ extension Signal {
     }
 
     /// Pairs each value with the current value of `property` (a `MutableProperty` works too).
-    public func withLatest<Sampled>(from property: Property<Sampled>) -> Signal<(Value, Sampled)> {
+    public func withLatest<Sampled: Sendable>(from property: Property<Sampled>) -> Signal<(Value, Sampled)> {
         derived { output in
             forward(to: output, value: { output.send(($0, property.value)) })
         }

@@ -1,7 +1,7 @@
 extension Signal {
     /// Pairs the n-th value of `first` with the n-th value of `second`; completes when
     /// either has completed and no unpaired value of it is left.
-    public static func zip<Other>(
+    public static func zip<Other: Sendable>(
         _ first: Signal<Value>,
         _ second: Signal<Other>
     ) -> Signal<(Value, Other)> {
@@ -28,6 +28,49 @@ extension Signal {
                           completed: { output.serialize(.leftCompleted, step) })
             second.forward(to: output, value: { output.serialize(.right($0), step) },
                            completed: { output.serialize(.rightCompleted, step) })
+        }
+    }
+}
+
+extension Signal {
+    /// Emits a flat tuple of the n-th values of `first` and every one of `others`;
+    /// completes when any input has completed and no unpaired value of it is left.
+    ///
+    /// ```swift
+    /// let rows = Signal.zip(ids, titles, prices)   // Signal<(Int, String, Int)>
+    /// ```
+    public static func zip<each Other: Sendable>(
+        _ first: Signal<Value>,
+        _ others: repeat Signal<each Other>
+    ) -> Signal<(Value, repeat each Other)> {
+        first.derived { output in
+            var inputs = 1
+            for _ in repeat each others { inputs += 1 }
+            var queues = Array(repeating: [any Sendable](), count: inputs)
+            var done = Array(repeating: false, count: inputs)
+            let step: (IndexedEvent) -> Void = { event in
+                switch event {
+                case .value(let index, let value): queues[index].append(value)
+                case .completedAt(let index): done[index] = true
+                case .completed: break
+                }
+                while queues.allSatisfy({ !$0.isEmpty }) {
+                    let values = queues.indices.map { queues[$0].removeFirst() }
+                    output.emit(tuple(values, as: Value.self, repeat (each Other).self))
+                }
+                if queues.indices.contains(where: { done[$0] && queues[$0].isEmpty }) {
+                    output.emitCompleted()
+                }
+            }
+            var count = 0
+            func attach<Input: Sendable>(_ signal: Signal<Input>) {
+                let index = count
+                count += 1
+                signal.forward(to: output, value: { output.serialize(.value(index, $0), step) },
+                               completed: { output.serialize(.completedAt(index), step) })
+            }
+            attach(first)
+            for other in repeat each others { attach(other) }
         }
     }
 }

@@ -11,9 +11,12 @@ enum Change<Value> {
     case unchanged
 }
 
+extension Change: Sendable where Value: Sendable {}
+
 /// The shared machinery of a property: how to read its value and where its changes go.
+// Safe to share: `read` is set once, `changes` is guarded by `lock`, the core guards itself.
 @usableFromInline
-final class PropertyNode<Value>: @unchecked Sendable {
+final class PropertyNode<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let core: SignalCore<Change<Value>>
     @usableFromInline let read: () -> Value
     private let lock = SpinLock()
@@ -43,7 +46,7 @@ final class PropertyNode<Value>: @unchecked Sendable {
 
     /// Registers an observer that gets the current value first, then every change.
     @inlinable
-    func observe(_ action: @escaping (Value) -> Void) -> Observer<Change<Value>> {
+    func observe(_ action: @escaping @Sendable (Value) -> Void) -> Observer<Change<Value>> {
         core.addObservingCommitted(ClosureObserver(
             onValue: { if case .changed(let value) = $0 { action(value) } },
             onCompleted: nil
@@ -64,7 +67,11 @@ final class PropertyNode<Value>: @unchecked Sendable {
 /// label.observe { print($0) }   // prints "1 homes"
 /// count.value = 2               // prints "2 homes"
 /// ```
-public class Property<Value>: @unchecked Sendable {
+///
+/// Values cross threads, so they are `Sendable`; `observe` runs on the thread that
+/// changes the property, `observeOnMainActor` and bindings on the main actor.
+// Safe to share: the node guards its own state; `sources` is set once.
+public class Property<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let node: PropertyNode<Value>
     private let sources: [AnyObject]
 
@@ -100,15 +107,33 @@ public class Property<Value>: @unchecked Sendable {
         node.signal
     }
 
-    /// Calls `action` with the current value at once, then with every change.
+    /// Calls `action` with the current value at once, then with every change, on the
+    /// thread that makes the change.
     ///
     /// The current value is delivered on the calling thread before `action` is
     /// registered, so it never waits for a delivery in progress (nor makes one wait); a
     /// change made meanwhile, even by `action` itself, is not missed: `action` then gets the
     /// newer value before it is registered. Values always arrive in order.
     @inlinable @discardableResult
-    public func observe(_ action: @escaping (Value) -> Void) -> Disposable {
+    public func observe(_ action: @escaping @Sendable (Value) -> Void) -> Disposable {
         node.observe(action)
+    }
+
+    /// Calls `action` on the main actor with the current value, then with every change.
+    ///
+    /// Called on the main actor, `action` gets the current value before this returns; a
+    /// change made on the main actor is delivered synchronously unless earlier ones are
+    /// still queued, and a change made elsewhere is queued to the main actor, in order.
+    ///
+    /// ```swift
+    /// logic.isLoading.observeOnMainActor { loading in spinner.isHidden = !loading }
+    /// ```
+    @discardableResult
+    public func observeOnMainActor(_ action: @escaping @MainActor (Value) -> Void) -> Disposable {
+        node.core.addObservingCommitted(MainActorObserver<Change<Value>, Value>(extract: { change in
+            if case .changed(let value) = change { return value }
+            return nil
+        }, action))
     }
 }
 
@@ -116,7 +141,9 @@ public class Property<Value>: @unchecked Sendable {
 ///
 /// Setting is thread-safe; observers of one property never run concurrently.
 /// Freeing the property completes its `signal` and releases its observers.
-public final class MutableProperty<Value>: Property<Value>, @unchecked Sendable {
+// Safe to share: `storage` is read and written only under the core's lock.
+public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked Sendable {
+    // Safe to share: `value` is read and written only under the property core's lock.
     @usableFromInline
     final class Storage: @unchecked Sendable {
         @usableFromInline @exclusivity(unchecked) var value: Value

@@ -1,67 +1,140 @@
 extension Property {
     /// A property whose value is `transform` of this one's, updated with every change.
     ///
-    /// `transform` runs once per change and on each read of `value`.
-    public func map<Output>(_ transform: @escaping (Value) -> Output) -> Property<Output> {
-        let source = node
-        let derived = PropertyNode<Output>(read: { transform(source.read()) })
-        let output = derived.core
-        source.core.forward(to: output, value: { change in
-            switch change {
-            case .invalidate: output.send(.invalidate, committing: true)
-            case .changed(let value): output.send(.changed(transform(value)), committing: true)
-            case .unchanged: output.send(.unchanged, committing: true)
-            }
-        })
-        return Property<Output>(node: derived, sources: [self])
+    /// `transform` runs once per change and on each read of `value`, on any thread.
+    public func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Property<Output> {
+        mapped(transform, isEquivalent: nil)
+    }
+
+    /// A property whose value is `transform` of this one's; it notifies only when the
+    /// result differs from the last one it notified, so derived state never repeats
+    /// itself (an observer that writes back cannot loop on equal values).
+    public func map<Output: Sendable & Equatable>(
+        _ transform: @escaping @Sendable (Value) -> Output
+    ) -> Property<Output> {
+        mapped(transform, isEquivalent: ==)
     }
 
     /// A property with the same value that notifies only when `isEquivalent` says the
     /// new value differs from the last one it notified.
-    public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Property<Value> {
+    public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
+        mapped({ $0 }, isEquivalent: isEquivalent)
+    }
+
+    private func mapped<Output: Sendable>(
+        _ transform: @escaping @Sendable (Value) -> Output,
+        isEquivalent: (@Sendable (Output, Output) -> Bool)?
+    ) -> Property<Output> {
         let source = node
-        let derived = PropertyNode<Value>(read: source.read)
+        let derived = PropertyNode<Output>(read: { transform(source.read()) })
         let output = derived.core
-        let last = StateCell(source.read())
+        let last = StateCell<Output?>(isEquivalent == nil ? nil : derived.read())
         source.core.forward(to: output, value: { change in
             switch change {
             case .invalidate:
                 output.send(.invalidate, committing: true)
             case .changed(let value):
-                if isEquivalent(last.value, value) {
-                    output.send(.unchanged, committing: true)
-                } else {
-                    last.value = value
-                    output.send(.changed(value), committing: true)
+                let mapped = transform(value)
+                if let isEquivalent, let previous = last.value {
+                    if isEquivalent(previous, mapped) {
+                        output.send(.unchanged, committing: true)
+                        return
+                    }
+                    last.value = mapped
                 }
+                output.send(.changed(mapped), committing: true)
             case .unchanged:
                 output.send(.unchanged, committing: true)
             }
         })
-        return Property(node: derived, sources: [self])
+        return Property<Output>(node: derived, sources: [self])
     }
 
-    /// A property of the latest values of `first` and `second` as a pair.
+    /// A property of the latest values of `first` and every one of `others`, as one flat
+    /// tuple: `Property.combineLatest(a, b, c)` is a `Property<(A, B, C)>`.
     ///
-    /// One change of a source shared by both inputs produces one emission, never an
-    /// intermediate pair. Completes when both inputs have completed.
-    public static func combineLatest<Other>(
+    /// One change of a source shared by several inputs produces one emission, never an
+    /// intermediate combination. Completes when every input has completed.
+    ///
+    /// ```swift
+    /// let form = Property.combineLatest(username, password, accepted)
+    /// form.observe { name, password, accepted in print(name, accepted) }
+    /// ```
+    public static func combineLatest<each Other: Sendable>(
         _ first: Property<Value>,
-        _ second: Property<Other>
-    ) -> Property<(Value, Other)> {
-        let left = first.node
-        let right = second.node
-        let derived = PropertyNode<(Value, Other)>(read: { (left.read(), right.read()) })
-        let output = derived.core
-        let state = StateCell(CombineState(latest: (left.read(), right.read())))
-        let step: (Either<Change<Value>, Change<Other>>) -> Void = { event in
-            state.value.step(event, output: output)
+        _ others: repeat Property<each Other>
+    ) -> Property<(Value, repeat each Other)> {
+        combined(first, repeat each others, equalities: nil)
+    }
+
+    /// A property of the latest values of `first` and every one of `others`; with
+    /// `Equatable` inputs it notifies only when the combination actually changes.
+    public static func combineLatest<each Other: Sendable & Equatable>(
+        _ first: Property<Value>,
+        _ others: repeat Property<each Other>
+    ) -> Property<(Value, repeat each Other)> where Value: Equatable {
+        var equalities = [equality(of: first)]
+        for other in repeat each others { equalities.append(equality(of: other)) }
+        return combined(first, repeat each others, equalities: equalities)
+    }
+
+    /// A property that follows this one, taking each new value and notifying its
+    /// observers on `scheduler` (the current value is taken at once).
+    ///
+    /// ```swift
+    /// let shown = logic.state.observe(on: MainScheduler())   // changes only on the main actor
+    /// ```
+    public func observe(on scheduler: Scheduler) -> Property<Value> {
+        // Observing first and making the follower from the newest value delivered so far
+        // (under the setup's lock) leaves no moment where a change could be missed.
+        let setup = FollowerSetup<Value>()
+        let subscription = DisposeBag()
+        observe { value in
+            guard let follower = setup.follower(orKeep: value) else { return }
+            scheduler.schedule { follower.object?.value = value }
+        }.dispose(in: subscription)
+        let follower = setup.makeFollower { value }
+        return Property(node: follower.node, sources: [follower, self, subscription])
+    }
+
+    private static func combined<each Other: Sendable>(
+        _ first: Property<Value>,
+        _ others: repeat Property<each Other>,
+        equalities: [Equality]?
+    ) -> Property<(Value, repeat each Other)> {
+        var readers: [@Sendable () -> any Sendable] = [{ first.node.read() }]
+        var sources: [AnyObject] = [first]
+        for other in repeat each others {
+            let node = other.node
+            readers.append { node.read() }
+            sources.append(other)
         }
-        left.core.forward(to: output, value: { output.serialize(.left($0), step) },
-                          completed: { output.serialize(.leftCompleted, step) })
-        right.core.forward(to: output, value: { output.serialize(.right($0), step) },
-                           completed: { output.serialize(.rightCompleted, step) })
-        return Property<(Value, Other)>(node: derived, sources: [first, second])
+        let read: @Sendable () -> (Value, repeat each Other) = { [readers] in
+            tuple(readers.map { $0() }, as: Value.self, repeat (each Other).self)
+        }
+        let derived = PropertyNode(read: read)
+        let output = derived.core
+        let state = StateCell(CombineState(latest: readers.map { $0() }, equalities: equalities))
+        let build: ([any Sendable]) -> (Value, repeat each Other) = {
+            tuple($0, as: Value.self, repeat (each Other).self)
+        }
+        let step: (CombineEvent) -> Void = { event in state.value.step(event, build: build, output: output) }
+        var index = 0
+        func attach<Input: Sendable>(_ core: SignalCore<Change<Input>>) {
+            let input = index
+            index += 1
+            core.forward(to: output, value: { change in
+                switch change {
+                case .invalidate: output.serialize(.invalidate, step)
+                case .changed(let value): output.serialize(.changed(input, value), step)
+                case .unchanged: output.serialize(.unchanged, step)
+                }
+            }, completed: { output.serialize(.completed, step) })
+        }
+        attach(first.node.core)
+        for other in repeat each others { attach(other.node.core) }
+        state.value.inputs = index
+        return Property<(Value, repeat each Other)>(node: derived, sources: sources)
     }
 }
 
@@ -72,34 +145,121 @@ extension Property where Value: Equatable {
     }
 }
 
+/// Compares two type-erased values of one input of a combined property.
+typealias Equality = (any Sendable, any Sendable) -> Bool
+
+private func equality<Input: Equatable>(of property: Property<Input>) -> Equality {
+    { ($0 as? Input) == ($1 as? Input) }
+}
+
+/// Builds the tuple `(First, repeat each Rest)` from type-erased values in that order.
+///
+/// The values come from the inputs of one combining operator, which stores each input's
+/// value at the input's index, so every cast matches by construction.
+func tuple<First, each Rest>(
+    _ values: [any Sendable],
+    as first: First.Type,
+    _ rest: repeat (each Rest).Type
+) -> (First, repeat each Rest) {
+    var index = 0
+    func next<T>(_ type: T.Type) -> T {
+        index += 1
+        return values[index - 1] as! T
+    }
+    return (next(First.self), repeat next((each Rest).self))
+}
+
+/// How `Property.observe(on:)` starts following: values delivered before the follower
+/// exists are kept (the newest one makes the follower); later ones go to the follower.
+// Safe to share: `latest` and `follower` are touched only under `lock`.
+final class FollowerSetup<Value: Sendable>: @unchecked Sendable {
+    private let lock = SpinLock()
+    private var latest: Value?
+    private var follower: WeakReference<MutableProperty<Value>>?
+
+    /// The follower to update with `value`, or nil after keeping `value` for the follower
+    /// still to be made.
+    func follower(orKeep value: Value) -> WeakReference<MutableProperty<Value>>? {
+        var replaced: Value? = value
+        let target: WeakReference<MutableProperty<Value>>? = lock.withLock {
+            if let follower { return follower }
+            swap(&replaced, &latest)
+            return nil
+        }
+        withExtendedLifetime(replaced) {}   // released after unlocking
+        return target
+    }
+
+    /// Makes the follower from the newest value kept, or from `current` if none was.
+    func makeFollower(else current: () -> Value) -> MutableProperty<Value> {
+        let fallback = lock.withLock { latest == nil } ? current() : nil
+        var kept: Value?
+        let made: MutableProperty<Value> = lock.withLock {
+            swap(&kept, &latest)
+            let made = MutableProperty(kept ?? fallback!)
+            follower = WeakReference(made)
+            return made
+        }
+        withExtendedLifetime(kept) {}   // released after unlocking
+        return made
+    }
+}
+
+/// A weak reference that can be captured by a `@Sendable` closure.
+// Safe to share: `object` is a weak reference, which Swift reads and clears atomically.
+final class WeakReference<Object: AnyObject & Sendable>: Sendable {
+    weak let object: Object?
+
+    init(_ object: Object) {
+        self.object = object
+    }
+}
+
+/// One step of an input of a combined property, as the combining state sees it.
+enum CombineEvent {
+    case invalidate
+    case changed(Int, any Sendable)
+    case unchanged
+    case completed
+}
+
 /// The bookkeeping of `Property.combineLatest`: how many inputs are invalidated and not
 /// settled yet, and whether any of them changed.
-struct CombineState<First, Second> {
-    var latest: (First, Second)
+struct CombineState {
+    /// Each input's latest value, at the input's index.
+    var latest: [any Sendable]
+    /// The values of the last emission, when inputs are compared (`equalities`).
+    var emitted: [any Sendable]
+    let equalities: [Equality]?
+    var inputs = 0
     var unsettled = 0
     var isChanged = false
     var completions = 0
 
-    mutating func step(
-        _ event: Either<Change<First>, Change<Second>>,
-        output: SignalCore<Change<(First, Second)>>
+    init(latest: [any Sendable], equalities: [Equality]?) {
+        self.latest = latest
+        self.emitted = latest
+        self.equalities = equalities
+    }
+
+    mutating func step<Combined>(
+        _ event: CombineEvent,
+        build: ([any Sendable]) -> Combined,
+        output: SignalCore<Change<Combined>>
     ) {
         switch event {
-        case .left(.invalidate), .right(.invalidate):
+        case .invalidate:
             unsettled += 1
             if unsettled == 1 { output.emit(.invalidate) }
             return
-        case .left(.changed(let value)):
-            latest.0 = value
+        case .changed(let index, let value):
+            latest[index] = value
             isChanged = true
-        case .right(.changed(let value)):
-            latest.1 = value
-            isChanged = true
-        case .left(.unchanged), .right(.unchanged):
+        case .unchanged:
             break
-        case .leftCompleted, .rightCompleted:
+        case .completed:
             completions += 1
-            if completions == 2 { output.emitCompleted() }
+            if completions == inputs { output.emitCompleted() }
             return
         }
         if unsettled == 0 {
@@ -110,7 +270,11 @@ struct CombineState<First, Second> {
             unsettled -= 1
             guard unsettled == 0 else { return }
         }
-        let change: Change<(First, Second)> = isChanged ? .changed(latest) : .unchanged
+        if isChanged, let equalities {
+            isChanged = equalities.indices.contains { !equalities[$0](emitted[$0], latest[$0]) }
+            if isChanged { emitted = latest }
+        }
+        let change: Change<Combined> = isChanged ? .changed(build(latest)) : .unchanged
         isChanged = false
         output.emitCommitting(change)
     }

@@ -26,7 +26,7 @@ public final class QueueScheduler: Scheduler {
 
     /// Runs `action` on the queue as soon as possible.
     @discardableResult
-    public func schedule(_ action: @escaping () -> Void) -> Disposable {
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
         let task = ScheduledAction(action)
         queue.async { task.run() }
         return task
@@ -34,7 +34,7 @@ public final class QueueScheduler: Scheduler {
 
     /// Runs `action` on the queue once `delay` has passed.
     @discardableResult
-    public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> Disposable {
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
         let task = ScheduledAction(action)
         queue.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(in: delay))) { task.run() }
         return task
@@ -54,29 +54,32 @@ extension QueueScheduler {
 }
 
 /// An action that runs at most once, unless it was cancelled first.
+// Safe to share: `action` is touched only under `lock`.
 final class ScheduledAction: Disposable, @unchecked Sendable {
     private let lock = SpinLock()
-    private var action: (() -> Void)?
+    private var action: (@Sendable () -> Void)?
 
-    init(_ action: @escaping () -> Void) {
+    init(_ action: @escaping @Sendable () -> Void) {
         self.action = action
     }
 
     var isDisposed: Bool { lock.withLock { action == nil } }
 
     func run() {
-        let action: (() -> Void)? = lock.withLock {
-            defer { self.action = nil }
-            return self.action
-        }
+        let action = take()
         action?()
     }
 
     func dispose() {
-        let action: (() -> Void)? = lock.withLock {
-            defer { self.action = nil }
-            return self.action
-        }
+        let action = take()
         withExtendedLifetime(action) {}
+    }
+
+    private func take() -> (@Sendable () -> Void)? {
+        lock.lock()
+        let taken = action
+        action = nil
+        lock.unlock()
+        return taken
     }
 }

@@ -8,11 +8,11 @@ public protocol Scheduler: AnyObject, Sendable {
 
     /// Runs `action` as soon as possible, after any action scheduled before it.
     @discardableResult
-    func schedule(_ action: @escaping () -> Void) -> Disposable
+    func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable
 
     /// Runs `action` once `delay` has passed; disposing the result cancels it.
     @discardableResult
-    func schedule(after delay: Duration, _ action: @escaping () -> Void) -> Disposable
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable
 }
 
 /// Runs every action at once, on the calling thread.
@@ -29,14 +29,14 @@ public final class ImmediateScheduler: Scheduler {
 
     /// Runs `action` now.
     @discardableResult
-    public func schedule(_ action: @escaping () -> Void) -> Disposable {
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
         action()
         return DisposedDisposable.shared
     }
 
     /// Runs `action` now: the delay is ignored.
     @discardableResult
-    public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> Disposable {
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
         schedule(action)
     }
 }

@@ -11,6 +11,7 @@
 /// query.send("ho")
 /// scheduler.advance(by: .milliseconds(300))   // "ho" is emitted now
 /// ```
+// Safe to share: the entries, counter and clock are touched only under `lock`.
 public final class TestScheduler: Scheduler, @unchecked Sendable {
     private struct Entry {
         let time: Duration
@@ -31,13 +32,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Schedules `action` at the current virtual time; it runs on the next `advance` or `run`.
     @discardableResult
-    public func schedule(_ action: @escaping () -> Void) -> Disposable {
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
         schedule(after: .zero, action)
     }
 
     /// Schedules `action` at the current virtual time plus `delay`.
     @discardableResult
-    public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> Disposable {
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
         let task = ScheduledAction(action)
         lock.withLock {
             counter += 1

@@ -1,4 +1,5 @@
 import Synchronization
+import Dispatch
 
 /// One registration on a `SignalCore`, and the `Disposable` handed out for it.
 ///
@@ -99,4 +100,78 @@ final class ForwardObserver<Value>: Observer<Value>, @unchecked Sendable {
     override func complete() {
         onCompleted()
     }
+}
+
+/// An observer whose closure runs on the main actor.
+///
+/// A value received on the main queue while nothing is queued for this observer runs at
+/// once; any other is queued with `DispatchQueue.main.async`, which runs blocks in FIFO
+/// order. `queued` counts the deliveries queued or running, so a value received on the
+/// main queue never overtakes one queued before it, and a value sent from inside the
+/// closure waits for the closure to return.
+///
+/// `extract` picks what the closure gets from an event (a property's change carries its
+/// value; its other steps are dropped before any hop to the main queue).
+@usableFromInline
+final class MainActorObserver<Value, Payload: Sendable>: Observer<Value>, @unchecked Sendable {
+    // Safe to share: `action` is guarded by `lock`, `queued` is atomic, and the core
+    // serializes calls of `receive`/`complete`.
+    private let lock = SpinLock()
+    private var action: (@MainActor (Payload) -> Void)?
+    private let extract: (Value) -> Payload?
+    private let queued = Atomic<Int>(0)
+
+    init(extract: @escaping (Value) -> Payload?, _ action: @escaping @MainActor (Payload) -> Void) {
+        self.extract = extract
+        self.action = action
+    }
+
+    @usableFromInline
+    override func receive(_ event: Value) {
+        guard let value = extract(event) else { return }
+        if MainQueue.isCurrent,
+           queued.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            run(value)
+        } else {
+            queued.add(1, ordering: .acquiringAndReleasing)
+            DispatchQueue.main.async { self.run(value) }
+        }
+    }
+
+    /// Runs the closure with `value`; called on the main queue only.
+    private func run(_ value: Payload) {
+        defer { queued.subtract(1, ordering: .acquiringAndReleasing) }
+        guard !isDisposed, let action = lock.withLock({ action }) else { return }
+        MainActor.assumeIsolated { action(value) }
+    }
+
+    @usableFromInline
+    override func clear() {
+        let action = lock.withLock { () -> (@MainActor (Payload) -> Void)? in
+            defer { self.action = nil }
+            return self.action
+        }
+        withExtendedLifetime(action) {}
+    }
+}
+
+/// Tells whether the calling code runs on the main queue, which is the main actor's
+/// executor. `Thread.isMainThread` does not say so on Linux: after `dispatchMain()` or in
+/// an async `main`, the main queue is drained by a worker thread.
+enum MainQueue {
+    private static let key: MainQueueKey = {
+        let key = MainQueueKey()
+        DispatchQueue.main.setSpecific(key: key.key, value: 1)
+        return key
+    }()
+
+    static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: key.key) == 1
+    }
+}
+
+/// The dispatch key that marks the main queue.
+// Safe to share: the key is set once, never mutated, and Dispatch reads it thread-safely.
+private final class MainQueueKey: @unchecked Sendable {
+    let key = DispatchSpecificKey<UInt8>()
 }

@@ -11,7 +11,13 @@
 /// tap.sendCompleted()
 /// subscription.dispose()
 /// ```
-public final class Signal<Value>: @unchecked Sendable {
+///
+/// Values cross threads, so they are `Sendable`. Observers added with `observe` run on
+/// the thread that sends and must be `@Sendable`; observers added with
+/// `observeOnMainActor` and bindings run on the main actor (see "Isolation" in
+/// `Docs/Contract.md`).
+// Safe to share: the only stored state is the core, which guards its own (see `SignalCore`).
+public final class Signal<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let core: SignalCore<Value>
 
     @inlinable
@@ -33,21 +39,91 @@ public final class Signal<Value>: @unchecked Sendable {
         return (Signal(core: core), Input(core: core))
     }
 
-    /// Calls `action` with every value sent from now on.
+    /// Calls `action` with every value sent from now on, on the thread that sends it.
+    ///
+    /// `action` may run on any thread (one delivery at a time), so it is `@Sendable`: the
+    /// compiler refuses captured mutable state that is not safe to share. To update UI
+    /// state, use `observeOnMainActor(_:)` or `bind(to:_:)`.
     @inlinable @discardableResult
-    public func observe(_ action: @escaping (Value) -> Void) -> Disposable {
+    public func observe(_ action: @escaping @Sendable (Value) -> Void) -> Disposable {
         core.add(ClosureObserver(onValue: action, onCompleted: nil))
     }
 
-    /// Calls `action` once when the signal completes (at once if it already has).
+    /// Calls `action` with every value sent from now on, on the main actor.
+    ///
+    /// A value sent on the main actor is delivered synchronously, before `send` returns,
+    /// unless earlier values for this observer are still queued; a value sent on another
+    /// thread is queued to the main actor. Either way `action` gets every value, in the
+    /// order they were sent, one at a time.
+    ///
+    /// ```swift
+    /// titles.observeOnMainActor { title in header.text = title }   // header is @MainActor
+    /// ```
+    @discardableResult
+    public func observeOnMainActor(_ action: @escaping @MainActor (Value) -> Void) -> Disposable {
+        core.add(MainActorObserver(extract: { $0 }, action))
+    }
+
+    /// Calls `action` once when the signal completes (at once if it already has), on the
+    /// thread that completes it.
     @inlinable @discardableResult
-    public func observeCompleted(_ action: @escaping () -> Void) -> Disposable {
+    public func observeCompleted(_ action: @escaping @Sendable () -> Void) -> Disposable {
         core.add(ClosureObserver(onValue: nil, onCompleted: action))
+    }
+
+    /// A signal driven by work that starts now and stops when nobody listens any more.
+    ///
+    /// `start` runs at once and gets the input to send on; it returns a disposable that
+    /// stops the work. That disposable is disposed once: when the signal completes, or once
+    /// the returned signal is released and its last observer has left (not while someone
+    /// still holds the signal, who may observe it later). `flatMapLatest` over such signals
+    /// stops the work it switches away from.
+    ///
+    /// The work must keep `input` for as long as it may send: freeing the input completes
+    /// the signal, which stops the work at once. Like every signal this one is hot: what
+    /// the work sends before anyone observes is dropped.
+    ///
+    /// ```swift
+    /// let results = Signal<Page> { input in
+    ///     let request = api.load { page in input.send(page); input.sendCompleted() }
+    ///     return AnyDisposable { request.cancel() }
+    /// }
+    /// ```
+    public convenience init(_ start: (Input) -> Disposable) {
+        let core = SignalCore<Value>()
+        self.init(core: core)
+        core.addUpstream(start(Input(core: core)))
+    }
+
+    /// A signal of the values `operation` sends, produced by a task that starts now; the
+    /// signal completes when `operation` returns, and the task is cancelled once nobody
+    /// listens any more (as with `init(_:)`).
+    ///
+    /// The task runs concurrently with the caller, so what it sends before the signal is
+    /// observed is dropped: observe the signal at once (as `flatMapLatest` does) and let
+    /// `operation` await its work before sending.
+    ///
+    /// ```swift
+    /// let page = Signal<Page>.task { input in
+    ///     if let page = try? await api.page(1) { input.send(page) }
+    /// }
+    /// ```
+    public static func task(
+        _ operation: @escaping @Sendable (Input) async -> Void
+    ) -> Signal<Value> {
+        Signal { input in
+            let task = Task {
+                await operation(input)
+                input.sendCompleted()
+            }
+            return AnyDisposable { task.cancel() }
+        }
     }
 
     /// The sending side of a signal made by `Signal.pipe()`.
     ///
     /// Freeing the input completes its signal, so observers are released with it.
+    // Safe to share: its only stored state is the core, which guards its own.
     public final class Input: @unchecked Sendable {
         @usableFromInline let core: SignalCore<Value>
 
@@ -85,7 +161,7 @@ extension Signal.Input where Value == Void {
 extension Signal {
     /// Makes a signal driven by `setup`, which subscribes the new core to its sources.
     @inlinable
-    func derived<Output>(_ setup: (SignalCore<Output>) -> Void) -> Signal<Output> {
+    func derived<Output: Sendable>(_ setup: (SignalCore<Output>) -> Void) -> Signal<Output> {
         let output = SignalCore<Output>()
         let signal = Signal<Output>(core: output)
         setup(output)

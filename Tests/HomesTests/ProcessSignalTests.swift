@@ -1,0 +1,135 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Persistence
+import Synchronization
+import Testing
+
+/// `homes` as a running process fed line by line, for what only signals can show.
+final class LiveHomes: Sendable {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let received = Received()
+    private let arrived = NSCondition()
+
+    init(_ arguments: [String]) throws {
+        let homes = try #require(TranscriptTests.homes)
+        process.executableURL = homes
+        process.arguments = arguments + ["--now", "1763700000"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "72"
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        output.fileHandleForReading.readabilityHandler = { [received, arrived] handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return handle.readabilityHandler = nil }
+            received.append(String(decoding: data, as: UTF8.self))
+            arrived.lock()
+            arrived.broadcast()
+            arrived.unlock()
+        }
+        try process.run()
+    }
+
+    var text: String { received.text }
+
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits (at most `seconds`) until the output contains `marker` `count` times.
+    func waitFor(_ marker: String, count: Int = 1, seconds: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        arrived.lock()
+        defer { arrived.unlock() }
+        while text.components(separatedBy: marker).count - 1 < count {
+            guard arrived.wait(until: deadline) else { return false }
+        }
+        return true
+    }
+
+    func finish() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// Output received so far, appended from the pipe's reading thread.
+final class Received: Sendable {
+    private let storage = Mutex("")
+
+    func append(_ text: String) {
+        storage.withLock { $0 += text }
+    }
+
+    var text: String { storage.withLock { $0 } }
+}
+
+@Suite(.serialized) struct ProcessSignalTests {
+    @Test func ctrlCCancelsTheWorkInFlightAndTheSessionGoesOn() throws {
+        let homes = try LiveHomes(["--latency", "1500", "--db", NSTemporaryDirectory() + "homes-int-\(UUID().uuidString).sqlite"])
+        #expect(homes.waitFor("8 shown"))
+        homes.send("refresh")
+        #expect(homes.waitFor("> refresh"))
+        homes.process.interrupt()
+        #expect(homes.waitFor("! cancelled"))
+        homes.send("list new")
+        #expect(homes.waitFor("New homes"))
+        homes.send("quit")
+        #expect(homes.finish() == 0)
+    }
+
+    @Test func sigtermLeavesCleanlyWithTheDatabaseClosed() throws {
+        let path = NSTemporaryDirectory() + "homes-term-\(UUID().uuidString).sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        let homes = try LiveHomes(["--db", path])
+        #expect(homes.waitFor("8 shown"))
+        homes.send("fav 2")
+        #expect(homes.waitFor("★"))
+        homes.process.terminate()
+        #expect(homes.finish() == 0)
+        #expect(homes.process.terminationReason == .exit)
+        // Closed: the write-ahead log was folded into the file and removed.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let rows = try DatabasePool().database(at: path).fetch("SELECT name FROM favorite")
+        #expect(rows.count == 1)
+    }
+
+    @Test func sighupLeavesCleanlyToo() throws {
+        let homes = try LiveHomes(["--db", NSTemporaryDirectory() + "homes-hup-\(UUID().uuidString).sqlite"])
+        #expect(homes.waitFor("8 shown"))
+        kill(homes.process.processIdentifier, SIGHUP)
+        #expect(homes.finish() == 0)
+        #expect(homes.process.terminationReason == .exit)
+    }
+
+    @Test func serveKeepsServingWithStandardInputAtItsEnd() async throws {
+        let homes = TranscriptTests.homes.map { url in
+            let process = Process()
+            process.executableURL = url
+            process.arguments = ["serve", "--port", "0"]
+            process.standardInput = FileHandle.nullDevice
+            return process
+        }
+        let server = try #require(homes)
+        let output = Pipe()
+        server.standardOutput = output
+        try server.run()
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(line.hasPrefix("serving http://127.0.0.1:"))
+        let url = try #require(URL(string: line.dropFirst("serving ".count).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Well after standard input ended, it still answers.
+        let (_, response) = try await URLSession.shared.data(from: url.appendingPathComponent("nothing-here"))
+        #expect(response is HTTPURLResponse)
+        #expect(server.isRunning)
+        server.interrupt()
+        server.waitUntilExit()
+        #expect(server.terminationReason == .exit && server.terminationStatus == 0)
+    }
+}

@@ -1,0 +1,212 @@
+import Dispatch
+import Signals
+import SignalsTesting
+import Testing
+
+/// A result that tells when it is let go of, to prove a late result was dropped.
+final class LateResult: Sendable {
+    let value: Int
+    private let onRelease: @Sendable () -> Void
+
+    init(_ value: Int, onRelease: @escaping @Sendable () -> Void) {
+        self.value = value
+        self.onRelease = onRelease
+    }
+
+    deinit { onRelease() }
+}
+
+/// `Action` with async work, `apply()` for `Void` input, and `cancel()`.
+@Suite(.timeLimit(.minutes(1))) struct ActionCancellationTests {
+    struct Failure: Error, Equatable {
+        let code: Int
+    }
+
+    // MARK: apply() and async work
+
+    @Test func applyWithoutAnArgumentRunsAVoidAction() {
+        let action = Action<Void, Int> { _, done in done(.success(42)) }
+        let values = action.values.record()
+        #expect(action.apply())
+        values.assertValues([42])
+        #expect(!action.isExecuting.value)
+    }
+
+    @Test func anAsyncActionSendsItsResultThenStopsExecuting() async {
+        let action = Action<Int, Int> { input in
+            await Task.yield()
+            return input * 2
+        }
+        let events = EventLog<String>()
+        let values = action.values.observe { events.append("value \($0)") }
+        let executing = action.isExecuting.signal.observe { events.append("executing \($0)") }
+        #expect(action.apply(21))
+        await events.wait(forCount: 3)
+        #expect(events.events == ["executing true", "value 42", "executing false"])
+        values.dispose()
+        executing.dispose()
+    }
+
+    @Test func anAsyncVoidActionIsAppliedWithoutAnArgument() async {
+        let action = Action<Void, String> { "done" }
+        let events = EventLog<String>()
+        let values = action.values.observe { events.append($0) }
+        #expect(action.apply())
+        await events.wait(forCount: 1)
+        #expect(events.events == ["done"])
+        values.dispose()
+    }
+
+    @Test func anAsyncActionThatThrowsSendsTheErrorOnErrors() async {
+        let action = Action<Int, Int> { input in throw Failure(code: input) }
+        let errors = EventLog<Int>()
+        let observation = action.errors.observe { errors.append(($0 as? Failure)?.code ?? -1) }
+        #expect(action.apply(7))
+        await errors.wait(forCount: 1)
+        #expect(errors.events == [7])
+        observation.dispose()
+    }
+
+    // MARK: cancel()
+
+    @Test func cancellingAnAsyncRunCancelsItsTaskEndsTheRunAndDropsItsLateResult() async {
+        let trace = EventLog<String>()
+        let released = EventLog<Int>()
+        let gate = CancellationGate()
+        let action = Action<Int, LateResult> { input in
+            trace.append("started")
+            await gate.waitForCancellation()
+            trace.append(Task.isCancelled ? "saw the cancellation" : "was not cancelled")
+            // Returned after the cancellation: a late result, which must be dropped.
+            return LateResult(input) { released.append(input) }
+        }
+        let values = action.values.record()
+        let errors = action.errors.record()
+        let executing = action.isExecuting.record()
+        #expect(action.apply(1))
+        await trace.wait(forCount: 1)
+        #expect(action.isExecuting.value)
+
+        action.cancel()
+        // The run ends before `cancel()` returns.
+        #expect(errors.values.count == 1)
+        #expect(errors.values.first is CancellationError)
+        #expect(!action.isExecuting.value)
+        #expect(action.isEnabled.value)
+        executing.assertValues([false, true, false])
+
+        await trace.wait(forCount: 2)
+        #expect(trace.events == ["started", "saw the cancellation"])
+        // The late result reached the action and was let go of; had it been sent, the
+        // recorder would hold it and this would never happen.
+        await released.wait(forCount: 1)
+        #expect(values.values.isEmpty)
+        #expect(errors.values.count == 1)
+        executing.assertValues([false, true, false])
+    }
+
+    @Test func cancellingACallbackRunEndsItAtOnceAndDropsItsLateResult() {
+        let runs = ActionTests.PendingRuns<Int, Int>()
+        let action = Action<Int, Int> { input, done in runs.add(input, done) }
+        let values = action.values.record()
+        let errors = action.errors.record()
+        let executing = action.isExecuting.record()
+        #expect(action.apply(1))
+        action.cancel()
+        #expect(errors.values.count == 1)
+        #expect(errors.values.first is CancellationError)
+        #expect(!action.isExecuting.value)
+        runs.done(0)(.success(10))   // the work finishes anyway: dropped
+        values.assertValues([])
+        #expect(errors.values.count == 1)
+        executing.assertValues([false, true, false])
+        #expect(action.apply(2), "a cancelled run no longer blocks the next one")
+        runs.done(1)(.success(20))
+        values.assertValues([20])
+    }
+
+    @Test func cancelWithNothingRunningDoesNothing() {
+        let action = Action<Int, Int> { input, done in done(.success(input)) }
+        let errors = action.errors.record()
+        let executing = action.isExecuting.record()
+        action.cancel()
+        #expect(action.apply(1))
+        action.cancel()
+        #expect(errors.values.isEmpty)
+        executing.assertValues([false, true, false])
+    }
+
+    @Test func cancellingTwiceEndsTheRunOnce() {
+        let runs = ActionTests.PendingRuns<Int, Int>()
+        let action = Action<Int, Int> { input, done in runs.add(input, done) }
+        let errors = action.errors.record()
+        #expect(action.apply(1))
+        action.cancel()
+        action.cancel()
+        #expect(errors.values.count == 1)
+    }
+
+    @Test func aCallbackRunCancelledFromInsideItsWorkEndsAtOnce() {
+        let holder = Locked<Action<Int, Int>?>(nil)
+        let late = Locked<(@Sendable (Result<Int, any Error>) -> Void)?>(nil)
+        let action = Action<Int, Int> { _, done in
+            holder.value?.cancel()   // before the work has even returned
+            late.value = done
+        }
+        holder.value = action
+        let values = action.values.record()
+        let errors = action.errors.record()
+        #expect(action.apply(1))
+        #expect(errors.values.count == 1)
+        #expect(errors.values.first is CancellationError)
+        #expect(!action.isExecuting.value)
+        late.value?(.success(1))
+        values.assertValues([])
+        holder.value = nil
+    }
+
+    @Test func anAsyncRunThatCancelsItselfHasItsTaskCancelled() async {
+        // The run may cancel itself before `apply` has kept its task: it is cancelled anyway.
+        let gate = CancellationGate()
+        let stopped = EventLog<String>()
+        let holder = Locked<Action<Void, Int>?>(nil)
+        let action = Action<Void, Int> {
+            holder.value?.cancel()
+            await gate.waitForCancellation()
+            stopped.append(Task.isCancelled ? "cancelled" : "not cancelled")
+            return 1
+        }
+        holder.value = action
+        let values = action.values.record()
+        let errors = action.errors.record()
+        #expect(action.apply())
+        await stopped.wait(forCount: 1)
+        #expect(stopped.events == ["cancelled"])
+        #expect(errors.values.count == 1)
+        #expect(errors.values.first is CancellationError)
+        #expect(values.values.isEmpty)
+        holder.value = nil
+    }
+
+    // MARK: The completion is @Sendable
+
+    @Test func theCompletionCanBeCalledFromASendableCallbackOnAnotherThread() async {
+        // No `nonisolated(unsafe)` or box: the completion handed to the work is `@Sendable`.
+        let viaDispatch = Action<Int, Int> { input, done in
+            DispatchQueue.global().async { done(.success(input + 1)) }
+        }
+        let viaTask = Action<Int, Int> { input, done in
+            Task.detached { done(.success(input * 3)) }
+        }
+        let events = EventLog<String>()
+        let first = viaDispatch.values.observe { events.append("dispatch \($0)") }
+        let second = viaTask.values.observe { events.append("task \($0)") }
+        #expect(viaDispatch.apply(1))
+        await events.wait(forCount: 1)
+        #expect(viaTask.apply(5))
+        await events.wait(forCount: 2)
+        #expect(events.events == ["dispatch 2", "task 15"])
+        first.dispose()
+        second.dispose()
+    }
+}
