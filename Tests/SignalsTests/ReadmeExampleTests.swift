@@ -14,6 +14,10 @@ private final class LoginView {
     var isButtonEnabled = false
 }
 
+@MainActor private final class PriceLabel {
+    var text = ""
+}
+
 @Suite struct ReadmeExampleTests {
     @Test @MainActor func signalsInOneExample() async {
         let username = MutableProperty("")
@@ -43,6 +47,26 @@ private final class LoginView {
         tap.send(-1)
         tap.send(3)
         #expect(total.value == 5)
+    }
+
+    @Test @MainActor func isolationInOneExample() async {
+        let bag = DisposeBag()
+        let price = MutableProperty(0)
+        let label = PriceLabel()
+        price.map { "¥\($0)" }.bind(to: label) { label, text in label.text = text }.dispose(in: bag)
+        await Task.detached { price.value = 3_600 }.value
+        #expect(await mainQueueTurns(until: { label.text == "¥3600" }))
+
+        let search = Action<String, [String]> { query in
+            try await Task.sleep(for: .seconds(5))  // stands for a request
+            return ["\(query) by the river"]
+        }
+        let errors = Locked<[String]>([])
+        search.errors.observe { error in errors.append("\(type(of: error))") }.dispose(in: bag)
+        #expect(search.apply("loft"))
+        search.cancel()
+        #expect(errors.withLock { $0 } == ["CancellationError"])
+        #expect(!search.isExecuting.value)
     }
 
     @Test func debouncedSearch() {
