@@ -156,4 +156,20 @@ import Testing
         name.value = "b"
         recorder.assertValues([(1, "a"), (1, "b")], by: ==)
     }
+
+    @Test func propertyZipOfThreeStartsFromTheCurrentValuesThenPairsTheNthChanges() {
+        let question = MutableProperty("q0")
+        let answer = MutableProperty(0)
+        let checked = MutableProperty(false)
+        let turns: Property<(String, Int, Bool)> = Property.zip(question, answer, checked)
+        let recorder = turns.record()
+        question.value = "q1"
+        question.value = "q2"
+        answer.value = 1
+        checked.value = true
+        #expect(turns.value == ("q1", 1, true))
+        answer.value = 2
+        checked.value = false
+        recorder.assertValues([("q0", 0, false), ("q1", 1, true), ("q2", 2, false)], by: ==)
+    }
 }

@@ -78,6 +78,28 @@ extension Property {
         return combined(first, repeat each others, equalities: equalities)
     }
 
+    /// A property of the current values of `first` and every one of `others`, then of
+    /// their n-th changes paired: it changes once each input has changed once more.
+    /// Completes when the pairing can go on no longer (see `Signal.zip`).
+    ///
+    /// ```swift
+    /// let steps = Property.zip(question, answer)   // (question, its answer), turn by turn
+    /// ```
+    public static func zip<each Other: Sendable>(
+        _ first: Property<Value>,
+        _ others: repeat Property<each Other>
+    ) -> Property<(Value, repeat each Other)> {
+        let zipped = MutableProperty((first.value, repeat (each others).value))
+        let target = WeakReference(zipped)
+        let subscription = DisposeBag()
+        Signal.zip(first.signal, repeat (each others).signal)
+            .observe { target.object?.value = $0 }
+            .dispose(in: subscription)
+        var sources: [AnyObject] = [zipped, first, subscription]
+        for other in repeat each others { sources.append(other) }
+        return Property<(Value, repeat each Other)>(node: zipped.node, sources: sources)
+    }
+
     /// A property that follows this one, taking each new value and notifying its
     /// observers on `scheduler` (the current value is taken at once).
     ///
