@@ -15,7 +15,7 @@ import Persistence
 let usage = """
 usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N] [--now SECONDS]
        homes serve [--port N] [--seed N]
-       homes --help
+       homes --help | --version
 
   serve          serve the embedded API over HTTP on 127.0.0.1 (port 0 picks a free
                  one; the first line printed is the URL), until SIGINT or SIGTERM
@@ -29,10 +29,13 @@ usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N] [--now SECONDS]
                  what is stored keeps the real time)
   --port N       with serve: the port to listen on (default 8080)
   --help         show this text
+  --version      show the version
+  Flags take their value as the next word or after '=' (--db=PATH).
 
 Commands are listed by `help` inside the session. With input piped in, each line is
-answered once its work has settled (with --now, output is deterministic). Ctrl-C stops
-the work in flight; quit or Ctrl-D leaves. Commands on one line,
+answered once its work has settled (with --now, output is deterministic); error lines
+go to standard error and the exit status is 1 if any command failed. Ctrl-C stops the
+work in flight; quit or Ctrl-D leaves. Commands on one line,
 separated by `;`, run without waiting for each other (`refresh; filter rooms 2`
 cancels the refresh); `ask` takes the rest of its line.
 """
@@ -51,13 +54,28 @@ struct Options {
     var now: Date?
 }
 
-func parseOptions(_ arguments: [String]) -> Result<Options?, UsageError> {
+/// What the command line asks for: a session or server with options, or a text to print.
+enum Request {
+    case run(Options)
+    case show(String)
+}
+
+let version = "homes 0.2.0"
+
+func parseOptions(_ arguments: [String]) -> Result<Request, UsageError> {
     var options = Options()
-    var iterator = arguments.makeIterator()
+    // `--flag=value` is `--flag value`.
+    let words = arguments.flatMap { argument -> [String] in
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return [argument] }
+        return [String(argument[..<equals]), String(argument[argument.index(after: equals)...])]
+    }
+    var iterator = words.makeIterator()
     while let argument = iterator.next() {
         switch argument {
         case "--help", "-h":
-            return .success(nil)
+            return .success(.show(usage))
+        case "--version":
+            return .success(.show(version))
         case "serve" where !options.serve:
             options.serve = true
         case "--port":
@@ -94,18 +112,18 @@ func parseOptions(_ arguments: [String]) -> Result<Options?, UsageError> {
             return .failure(UsageError(message: "unknown option \(argument)"))
         }
     }
-    return .success(options)
+    return .success(.run(options))
 }
 
 let options: Options
 switch parseOptions(Array(CommandLine.arguments.dropFirst())) {
-case .success(let parsed?):
+case .success(.run(let parsed)):
     options = parsed
-case .success(nil):
-    print(usage)
+case .success(.show(let text)):
+    print(text)
     exit(0)
 case .failure(let error):
-    FileHandle.standardError.write(Data("homes: \(error.message)\n\(usage)\n".utf8))
+    FileHandle.standardError.write(Data("homes: \(error.message)\nrun homes --help for the options\n".utf8))
     exit(2)
 }
 
@@ -184,7 +202,8 @@ let logic = ListingLogic(engine: engine)
 let listings = ListingListController(logic: logic, context: context)
 logic.show(.rent)
 let session = Session(root: listings, context: context, terminal: terminal,
-                      lifecycle: [PageViewLogger(logger: operationLogger)]) { text in
+                      lifecycle: [PageViewLogger(logger: operationLogger)],
+                      writeError: { FileHandle.standardError.write(Data($0.utf8)) }) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 
@@ -203,3 +222,5 @@ if terminal.isInteractive {
 }
 withExtendedLifetime((interrupts, endings)) {}
 DatabasePool.shared.closeAll()
+// A piped script tells its caller whether every command worked.
+exit(!terminal.isInteractive && session.hadErrors ? 1 : 0)

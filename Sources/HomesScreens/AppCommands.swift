@@ -10,10 +10,14 @@ struct AppCommands {
         CommandHelp(usage: "favs", summary: "show the favourites"),
         CommandHelp(usage: "go URL", summary: "open a homes:// link"),
         CommandHelp(usage: "offline / online", summary: "simulate losing and regaining the network"),
+        CommandHelp(usage: "back", summary: "return to the previous screen"),
+        CommandHelp(usage: "help", summary: "list these commands"),
+        CommandHelp(usage: "quit", summary: "leave homes"),
     ]
 
     /// What to do for `command`, or nil when it is not one of these.
-    func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+    func handle(_ input: Command) -> CommandOutcome? {
+        let (command, arguments) = (input.name, input.arguments)
         switch command {
         case "offline", "online":
             guard arguments.isEmpty else { return .error("usage: \(command)") }

@@ -1,20 +1,123 @@
-/// Splits a REPL line into commands and words.
+import Foundation
+
+/// One command as typed: its name (lowercased), its words, and its flags.
+public struct Command: Equatable, Sendable {
+    /// The command's name, in lower case.
+    public let name: String
+    /// The words after the name, quotes removed, flags taken out.
+    public let arguments: [String]
+    /// Flags with their values, e.g. `["--photo": "/tmp/room.jpg"]`.
+    public let options: [String: String]
+
+    /// A command; names are compared in lower case.
+    public init(name: String, arguments: [String] = [], options: [String: String] = [:]) {
+        self.name = name.lowercased()
+        self.arguments = arguments
+        self.options = options
+    }
+}
+
+/// Splits a REPL line into commands, the way a shell splits words.
+///
+/// Words are separated by blanks; double quotes group words (with `\"` and `\\` inside),
+/// single quotes group them literally, and a backslash outside quotes takes the next
+/// character as it is. An unquoted `~` or `~/` at the start of a word is the home
+/// folder. `;` outside quotes separates commands, except that `ask` takes the rest of its
+/// line. A flag (`--photo FILE`) is one only as a whole unquoted word, either before the
+/// other words or as the last two: `ask what does --photo do` is a question.
 enum CommandParser {
-    /// The commands on `line`, each as its words; empty commands are skipped.
-    static func commands(in line: String) -> [[String]] {
-        var commands: [[String]] = []
-        let words = { (text: Substring) in text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init) }
-        var rest = Substring(line)
-        while !rest.isEmpty {
-            let end = rest.firstIndex(of: ";") ?? rest.endIndex
-            let part = words(rest[..<end])
-            if part.first?.lowercased() == "ask" {
-                commands.append(words(rest))
-                break
-            }
-            if !part.isEmpty { commands.append(part) }
-            rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+    /// The flags each command takes; each takes one value.
+    static let flags: [String: Set<String>] = ["ask": ["--photo"]]
+
+    /// What is wrong with a line that cannot be split.
+    struct Problem: Error, Equatable {
+        let message: String
+    }
+
+    /// A word and whether any of it was quoted (a quoted word is never a flag).
+    struct Word: Equatable {
+        var text = ""
+        var isQuoted = false
+    }
+
+    /// The commands on `line`; empty commands are skipped.
+    static func commands(in line: String, home: String = NSHomeDirectory()) -> Result<[Command], Problem> {
+        var commands: [Command] = []
+        var words: [Word] = []
+        var word: Word?
+        var characters = line.makeIterator()
+        var quote: Character?
+        func endWord() {
+            if let finished = word { words.append(expandingHome(finished, home: home)) }
+            word = nil
         }
-        return commands
+        func endCommand() {
+            endWord()
+            if let command = command(from: words) { commands.append(command) }
+            words = []
+        }
+        while let character = characters.next() {
+            if let open = quote {
+                if character == open {
+                    quote = nil
+                } else if open == "\"", character == "\\", let next = characters.next() {
+                    word?.text.append(next == "\"" || next == "\\" ? String(next) : "\\" + String(next))
+                } else {
+                    word?.text.append(character)
+                }
+                continue
+            }
+            switch character {
+            case " ", "\t":
+                endWord()
+            case "\"", "'":
+                quote = character
+                if word == nil { word = Word() }
+                word?.isQuoted = true
+            case "\\":
+                if word == nil { word = Word() }
+                word?.isQuoted = true
+                if let next = characters.next() { word?.text.append(next) }
+            case ";" where words.first?.text.lowercased() != "ask" && !(words.isEmpty && word?.text.lowercased() == "ask"):
+                endCommand()
+            default:
+                if word == nil { word = Word() }
+                word?.text.append(character)
+            }
+        }
+        if quote != nil { return .failure(Problem(message: "a quote is not closed")) }
+        endCommand()
+        return .success(commands)
+    }
+
+    /// `~` and `~/...` (unquoted, at the start of a word) name the home folder.
+    private static func expandingHome(_ word: Word, home: String) -> Word {
+        guard !word.isQuoted, word.text == "~" || word.text.hasPrefix("~/") else { return word }
+        return Word(text: home + word.text.dropFirst(), isQuoted: false)
+    }
+
+    /// A command from its words, with its flags taken out where they stand as flags.
+    private static func command(from words: [Word]) -> Command? {
+        guard let first = words.first else { return nil }
+        let name = first.text.lowercased()
+        var rest = Array(words.dropFirst())
+        var options: [String: String] = [:]
+        let known = flags[name] ?? []
+        func isFlag(_ index: Int) -> Bool {
+            index + 1 < rest.count && !rest[index].isQuoted && known.contains(rest[index].text)
+        }
+        while isFlag(0) {
+            options[rest[0].text] = rest[1].text
+            rest.removeFirst(2)
+        }
+        if rest.count >= 2, isFlag(rest.count - 2), options[rest[rest.count - 2].text] == nil {
+            options[rest[rest.count - 2].text] = rest[rest.count - 1].text
+            rest.removeLast(2)
+        } else if let last = rest.last, !last.isQuoted, known.contains(last.text) {
+            // A flag with its value missing: the command says what it needs.
+            options[last.text] = ""
+            rest.removeLast()
+        }
+        return Command(name: name, arguments: rest.map(\.text), options: options)
     }
 }

@@ -40,7 +40,8 @@ public final class FavoritesController: Screen {
         [CommandHelp(usage: "open N", summary: "show favourite N"), CommandHelp(usage: "unfav N", summary: "forget favourite N")]
     }
 
-    public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+    public func handle(_ input: Command) -> CommandOutcome? {
+        let (command, arguments) = (input.name, input.arguments)
         guard command == "open" || command == "unfav" else { return nil }
         let saved = favorites.favorites.value
         guard arguments.count == 1, let number = Int(arguments[0]), (1...max(1, saved.count)).contains(number),

@@ -62,13 +62,14 @@ public final class ListingDetailController: Screen {
          CommandHelp(usage: "ask TEXT [--photo FILE]", summary: "ask the agent, with a photo if you like")]
     }
 
-    public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+    public func handle(_ input: Command) -> CommandOutcome? {
+        let (command, arguments) = (input.name, input.arguments)
         switch command {
         case "refresh":
             logic.reload()
             return .handled
         case "ask":
-            return ask(arguments)
+            return ask(arguments, photo: input.options["--photo"])
         case "fav", "unfav":
             guard arguments.isEmpty else { return .error("usage: \(command)") }
             guard let detail = logic.detail.value else { return .error("the listing has not loaded") }
@@ -83,14 +84,8 @@ public final class ListingDetailController: Screen {
 
     // MARK: - Event responses
 
-    private func ask(_ arguments: [String]) -> CommandOutcome {
-        var words = arguments
-        var photo: String?
-        if let flag = words.firstIndex(of: "--photo") {
-            guard flag + 1 < words.count else { return .error("usage: ask TEXT [--photo FILE]") }
-            photo = words[flag + 1]
-            words.removeSubrange(flag...(flag + 1))
-        }
+    private func ask(_ words: [String], photo: String?) -> CommandOutcome {
+        if photo?.isEmpty == true { return .error("usage: ask TEXT [--photo FILE]: --photo needs a file") }
         return inquiry.ask(kind: logic.kind.rawValue, listingID: logic.id, text: words.joined(separator: " "),
                            photoPath: photo).map(CommandOutcome.error) ?? .handled
     }

@@ -64,7 +64,8 @@ public final class ListingListController: Screen {
         ]
     }
 
-    public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+    public func handle(_ input: Command) -> CommandOutcome? {
+        let (command, arguments) = (input.name, input.arguments)
         switch command {
         case "list": return list(arguments)
         case "more": return logic.loadMore() ? .handled : .error(refusalOfMore())
@@ -79,7 +80,7 @@ public final class ListingListController: Screen {
     // MARK: - Event responses
 
     private func list(_ arguments: [String]) -> CommandOutcome {
-        guard arguments.count == 1, let kind = ListingKind(rawValue: arguments[0]) else {
+        guard arguments.count == 1, let kind = ListingKind(rawValue: arguments[0].lowercased()) else {
             return .error("usage: list rent|new|resale")
         }
         logic.show(kind)
@@ -93,12 +94,12 @@ public final class ListingListController: Screen {
     }
 
     private func filter(_ arguments: [String]) -> CommandOutcome {
-        if arguments == ["clear"] {
+        if arguments.map({ $0.lowercased() }) == ["clear"] {
             logic.clearFilters()
             return .handled
         }
         guard !arguments.isEmpty, arguments.count % 2 == 0 else { return .error("usage: filter KEY VALUE... or filter clear") }
-        let pairs = stride(from: 0, to: arguments.count, by: 2).map { (key: arguments[$0], value: arguments[$0 + 1]) }
+        let pairs = stride(from: 0, to: arguments.count, by: 2).map { (key: arguments[$0].lowercased(), value: arguments[$0 + 1]) }
         return logic.filter(pairs).map(CommandOutcome.error) ?? .handled
     }
 

@@ -25,7 +25,7 @@ final class ListingMapController: Screen {
     let isBusy = Property(value: false)
     var commands: [CommandHelp] { [] }
 
-    func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+    func handle(_ command: Command) -> CommandOutcome? {
         nil
     }
 }

@@ -57,7 +57,8 @@ public final class LoginController: Screen {
          CommandHelp(usage: "submit", summary: "sign in")]
     }
 
-    public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+    public func handle(_ input: Command) -> CommandOutcome? {
+        let (command, arguments) = (input.name, input.arguments)
         switch command {
         case "user", "password":
             guard arguments.count == 1 else { return .error("usage: \(command) \(command == "user" ? "NAME" : "SECRET")") }

@@ -18,7 +18,7 @@ public final class NoticeController: Screen {
     public let isBusy = Property(value: false)
     public var commands: [CommandHelp] { [] }
 
-    public func handle(_ command: String, _ arguments: [String]) -> CommandOutcome? {
+    public func handle(_ command: Command) -> CommandOutcome? {
         nil
     }
 }

@@ -61,7 +61,7 @@ public protocol Screen: AnyObject {
     /// Sends `()` whenever bound state changed, so the REPL can redraw.
     var changes: Signal<Void> { get }
     /// Handles a command of this screen; nil when it is not one of its commands.
-    func handle(_ command: String, _ arguments: [String]) -> CommandOutcome?
+    func handle(_ command: Command) -> CommandOutcome?
     /// Stops the work in flight (Ctrl-C): requests are cancelled and the screen says so.
     func cancelWork()
 }
@@ -69,6 +69,11 @@ public protocol Screen: AnyObject {
 extension Screen {
     /// Does nothing: the screen starts no work of its own.
     public func cancelWork() {}
+
+    /// Handles the command `name` with `arguments` and no flags.
+    public func handle(_ name: String, _ arguments: [String]) -> CommandOutcome? {
+        handle(Command(name: name, arguments: arguments))
+    }
 }
 
 /// Sees every screen appear and disappear: how app-wide behaviour (page-view logging) is

@@ -18,6 +18,9 @@ public final class Session {
     private let context: HomesContext
     private let terminal: Terminal
     private let write: @Sendable (String) -> Void
+    private let writeError: @Sendable (String) -> Void
+    /// Whether any command failed (an error line was written): a piped run then exits with 1.
+    public private(set) var hadErrors = false
     private let lifecycle: [any ScreenLifecycleObserver]
     private var stack: [any Screen] = []
     /// Screens popped since the last settle: their work must settle too, so the next line
@@ -28,20 +31,17 @@ public final class Session {
     private var isRunningCommand = false
 
     /// A session showing `root`, writing with `write` (from the main actor and from the
-    /// line editor's thread, one text at a time).
+    /// line editor's thread, one text at a time); error lines go to `writeError` when not
+    /// on a terminal (on a terminal they stay with the screen).
     public init(root: any Screen, context: HomesContext, terminal: Terminal,
                 lifecycle: [any ScreenLifecycleObserver] = [],
+                writeError: (@Sendable (String) -> Void)? = nil,
                 write: @escaping @Sendable (String) -> Void) {
         self.lifecycle = lifecycle
         self.context = context
         self.terminal = terminal
-        let output = OutputLock()
-        // Error lines in red on a colour terminal; never with NO_COLOR or in a pipe.
-        let colors = terminal.usesColor
-        self.write = { text in
-            let shown = colors && text.hasPrefix("error: ") ? "\u{1B}[31m" + text.dropLast() + "\u{1B}[0m\n" : text
-            output.withLock { write(shown) }
-        }
+        self.write = OutputLock.serializing(write, colors: terminal.usesColor)
+        self.writeError = writeError ?? self.write
         stack = [root]
     }
 
@@ -72,15 +72,19 @@ public final class Session {
     /// work (so `refresh; filter rooms 2` cancels the refresh in flight); the screen shows
     /// once, when the last has settled. `ask` takes the rest of its line, `;` included.
     public func execute(_ line: String) async -> Bool {
-        let commands = CommandParser.commands(in: line)
+        let parsed = CommandParser.commands(in: line)
+        guard case .success(let commands) = parsed else {
+            if case .failure(let problem) = parsed { fail(problem.message) }
+            return true
+        }
         guard !commands.isEmpty else { return true }
         isRunningCommand = true
         defer { isRunningCommand = false }
         if !terminal.isInteractive { write("> \(line.trimmingCharacters(in: .whitespaces))\n") }
         // Synchronously on the main actor: no response can land between the commands of a line.
         var results: [Result] = []
-        for words in commands where results.last != .quit {
-            results.append(run(words[0].lowercased(), Array(words.dropFirst())))
+        for command in commands where results.last != .quit {
+            results.append(run(command))
         }
         if results.contains(.changed) { await settleAndShow() }
         return !results.contains(.quit)
@@ -96,31 +100,39 @@ public final class Session {
 
     private enum Result { case quit, written, changed }
 
+    /// Writes an error line: on a terminal with the screen, otherwise to `writeError`
+    /// (standard error), and remembers that a command failed.
+    private func fail(_ message: String) {
+        hadErrors = true
+        (terminal.isInteractive ? write : writeError)("error: \(message)\n")
+    }
+
     /// Runs one command: `.changed` when the screen should be shown once its work settles.
-    private func run(_ command: String, _ arguments: [String]) -> Result {
+    private func run(_ input: Command) -> Result {
+        let command = input.name
         switch command {
         case "quit", "exit":
             return .quit
         case "help":
-            write(help())
+            write(CommandHelp.table((stack.last?.commands ?? []) + AppCommands.help, width: terminal.width))
             return .written
         case "back":
-            if stack.count > 1 { pop() } else { write("error: nothing to go back to\n") }
+            if stack.count > 1 { pop() } else { fail("nothing to go back to") }
             return .changed
         default:
             break
         }
-        let outcome = AppCommands(context: context).handle(command, arguments) ?? stack.last?.handle(command, arguments)
+        let outcome = AppCommands(context: context).handle(input) ?? stack.last?.handle(input)
         switch outcome {
         case nil:
-            write("error: unknown command \(command); type help for the commands of this screen\n")
+            fail("unknown command \(command); type help for the commands of this screen")
             return .written
         case .error(let message)?:
-            write("error: \(message)\n")
+            fail(message)
         case .push(let screen)?:
             push(screen)
         case .pushAfterError(let screen, let message)?:
-            write("error: \(message)\n")
+            fail(message)
             push(screen)
         case .note(let message)?:
             write(message + "\n")
@@ -148,15 +160,6 @@ public final class Session {
 
     private func appeared(_ screen: any Screen) {
         lifecycle.forEach { $0.screenDidAppear(screen.name) }
-    }
-
-    private func help() -> String {
-        let commands = (stack.last?.commands ?? []) + AppCommands.help + [
-            CommandHelp(usage: "back", summary: "return to the previous screen"),
-            CommandHelp(usage: "help", summary: "list these commands"),
-            CommandHelp(usage: "quit", summary: "leave homes"),
-        ]
-        return CommandHelp.table(commands, width: terminal.width)
     }
 
     // MARK: - Settling and drawing

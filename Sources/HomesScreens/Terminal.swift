@@ -9,7 +9,8 @@ public struct Terminal: Sendable {
     public let isInteractive: Bool
     /// The width to render to: the terminal's, `$COLUMNS`, or 80.
     public let width: Int
-    /// Whether to colour output: on a terminal, unless `NO_COLOR` is set (no-color.org).
+    /// Whether to colour output: on a terminal, unless `NO_COLOR` is set (no-color.org)
+    /// or `TERM` is `dumb`.
     public let usesColor: Bool
 
     /// A terminal description, for tests.
@@ -29,7 +30,7 @@ public struct Terminal: Sendable {
             var size = winsize()
             if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { width = Int(size.ws_col) }
         }
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
         return Terminal(isInteractive: interactive, width: min(width, 200),
                         usesColor: interactive && isatty(STDOUT_FILENO) == 1 && !noColor)
     }
