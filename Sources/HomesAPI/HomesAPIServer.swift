@@ -57,6 +57,15 @@ public final class HomesAPIServer: Sendable {
 
     private let state = Mutex(State())
 
+    /// Each district has one name, in Latin letters; its name in Chinese characters is an
+    /// alias that finds the same listings.
+    static let districtAliases = ["静安": "Jing'an", "徐汇": "Xuhui", "浦东": "Pudong", "长宁": "Changning", "虹口": "Hongkou"]
+
+    /// The canonical name of `district` (itself when it is no alias).
+    static func canonicalDistrict(_ district: String) -> String {
+        districtAliases[district.trimmingCharacters(in: .whitespaces)] ?? district
+    }
+
     /// The route patch the app fetches at start.
     public let routePatch: JSONValue
 
@@ -84,7 +93,7 @@ public final class HomesAPIServer: Sendable {
         for service in Service.allCases {
             made[service] = (1...max(1, count)).map { index in
                 let rooms = 1 + Int(generator.next() % 4)
-                let district = districts[Int(generator.next() % UInt64(districts.count))]
+                let district = Self.canonicalDistrict(districts[Int(generator.next() % UInt64(districts.count))])
                 let name = names[Int(generator.next() % UInt64(names.count))]
                 let price: Int
                 switch service {
@@ -159,7 +168,8 @@ public final class HomesAPIServer: Sendable {
         if let text = parameters["min_price"], let minimum = Int(text) { items = items.filter { $0.price >= minimum } }
         if let text = parameters["rooms"], let rooms = Int(text) { items = items.filter { $0.rooms == rooms } }
         if let district = parameters["district"], !district.isEmpty {
-            items = items.filter { $0.district.lowercased() == district.lowercased() }
+            let wanted = Self.canonicalDistrict(district).lowercased()
+            items = items.filter { $0.district.lowercased() == wanted }
         }
         let start = min(items.count, (page - 1) * size)
         let slice = items[start..<min(items.count, start + size)]

@@ -106,9 +106,11 @@ extension Mediator {
         screen(perform(target: "favorites", action: "list"))
     }
 
-    /// The screen a URL names, or a notice.
+    /// The screen a URL names; a URL that opens nothing is an error (no screen is pushed).
     public func screen(at url: String) -> CommandOutcome {
-        screen(open(url: url))
+        let outcome = open(url: url)
+        if let notFound = outcome.notFound { return .error(notFound.description) }
+        return screen(outcome)
     }
 
     private func screen(_ outcome: MediatorOutcome) -> CommandOutcome {

@@ -10,6 +10,7 @@ import ViewModels
 @MainActor
 public final class ListingDetailController: Screen {
     public let name = "detail"
+    public var identity: String { "detail/\(logic.kind.rawValue)/\(logic.id)" }
     public let rootView: any TextView
     public let changes: Signal<Void>
     public let isBusy: Property<Bool>

@@ -72,7 +72,9 @@ public final class ListingListController: Screen {
         case "refresh": return logic.refresh() ? .handled : .error("already loading")
         case "filter": return filter(arguments)
         case "open", "fav", "unfav": return listing(command, arguments)
-        case "map": return arguments.isEmpty ? .push(ListingMapController(points: logic.mapPoints())) : .error("usage: map")
+        case "map":
+            guard arguments.isEmpty else { return .error("usage: map") }
+            return .push(ListingMapController(points: logic.mapPoints(), kind: logic.kind.value, mediator: mediator))
         default: return nil
         }
     }

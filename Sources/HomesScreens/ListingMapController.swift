@@ -1,4 +1,5 @@
 import Listings
+import Mediator
 import Signals
 import TextViews
 import ViewModels
@@ -11,8 +12,15 @@ final class ListingMapController: Screen {
     let changes: Signal<Void>
     private let input: Signal<Void>.Input
     private let legend = TableView()
+    private let points: [ListingMapPoint]
+    private let kind: ListingKind
+    private let mediator: Mediator
 
-    init(points: [ListingMapPoint]) {
+    /// A map of `points`, listings of `kind`; `open N` opens list number N through `mediator`.
+    init(points: [ListingMapPoint], kind: ListingKind, mediator: Mediator) {
+        self.points = points
+        self.kind = kind
+        self.mediator = mediator
         (changes, input) = Signal<Void>.pipe()
         legend.title = "Map (north up; + marks listings sharing a cell)"
         legend.emptyText = "Nothing to map: load a list first."
@@ -23,10 +31,17 @@ final class ListingMapController: Screen {
     }
 
     let isBusy = Property(value: false)
-    var commands: [CommandHelp] { [] }
+    var commands: [CommandHelp] { [CommandHelp(usage: "open N", summary: "show listing N (its number in the list)")] }
 
     func handle(_ command: Command) -> CommandOutcome? {
-        nil
+        guard command.name == "open" else { return nil }
+        let numbers = points.map(\.number).filter { $0 > 0 }
+        guard command.arguments.count == 1, let number = Int(command.arguments[0]),
+              let point = points.first(where: { $0.number == number }) else {
+            return .error(numbers.isEmpty ? "there are no listings on the map"
+                          : "usage: open N, with N one of \(numbers.map(String.init).joined(separator: ", "))")
+        }
+        return mediator.listingDetail(kind: kind.rawValue, id: point.id)
     }
 }
 

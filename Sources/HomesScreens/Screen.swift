@@ -51,6 +51,9 @@ public enum CommandOutcome {
 public protocol Screen: AnyObject {
     /// The screen's name for the prompt.
     var name: String { get }
+    /// What the screen shows, to tell two screens apart: a screen that shows the same as
+    /// the one on top is not pushed again. By default its name.
+    var identity: String { get }
     /// What to draw.
     var rootView: any TextView { get }
     /// The commands of this screen.
@@ -67,6 +70,9 @@ public protocol Screen: AnyObject {
 }
 
 extension Screen {
+    /// The screen's name: one screen of its kind at the top at a time.
+    public var identity: String { name }
+
     /// Does nothing: the screen starts no work of its own.
     public func cancelWork() {}
 

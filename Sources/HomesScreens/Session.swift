@@ -146,6 +146,8 @@ public final class Session {
     // MARK: - Navigation
 
     private func push(_ screen: any Screen) {
+        // The same screen again (favs on the favourites): it stays as it is.
+        if stack.last?.identity == screen.identity { return }
         if let top = stack.last { lifecycle.forEach { $0.screenDidDisappear(top.name) } }
         stack.append(screen)
         appeared(screen)

@@ -94,6 +94,10 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
         }
         var filters = filtersState.value
         for (key, value) in pairs { filters[key] = value }
+        if let minimum = filters["min_price"].flatMap({ Int($0) }), let maximum = filters["max_price"].flatMap({ Int($0) }),
+           minimum > maximum {
+            return "min_price \(minimum) is above max_price \(maximum): no listing could match"
+        }
         filtersState.value = filters
         startQuery()
         return nil

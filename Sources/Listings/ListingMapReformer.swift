@@ -2,6 +2,10 @@ import Networking
 
 /// A listing as a point on the map.
 public struct ListingMapPoint: Equatable, Sendable {
+    /// The listing's number in the list it was loaded into (0 until it is known).
+    public var number: Int
+    /// The listing's id within its kind.
+    public let id: Int
     /// The listing's name.
     public let name: String
     /// Where it is.
@@ -10,7 +14,9 @@ public struct ListingMapPoint: Equatable, Sendable {
     public let longitude: Double
 
     /// A point.
-    public init(name: String, latitude: Double, longitude: Double) {
+    public init(number: Int = 0, id: Int, name: String, latitude: Double, longitude: Double) {
+        self.number = number
+        self.id = id
         self.name = name
         self.latitude = latitude
         self.longitude = longitude
@@ -26,17 +32,23 @@ public struct ListingMapReformer: APIReformer {
     public func reform(_ data: JSONValue, from manager: any APIManaging) -> [ListingMapPoint] {
         guard let prefix = (manager.definition as? ListingListAPI)?.kind.keyPrefix else { return [] }
         return (data["items"]?.arrayValue ?? []).compactMap { item in
-            guard let name = item[prefix + "name"]?.stringValue,
+            guard let id = item[prefix + "id"]?.intValue, let name = item[prefix + "name"]?.stringValue,
                   let latitude = item[prefix + "lat"]?.doubleValue, (-90...90).contains(latitude),
                   let longitude = item[prefix + "lng"]?.doubleValue, (-180...180).contains(longitude) else { return nil }
-            return ListingMapPoint(name: name, latitude: latitude, longitude: longitude)
+            return ListingMapPoint(id: id, name: name, latitude: latitude, longitude: longitude)
         }
     }
 }
 
 extension ListingLogic {
-    /// The points of the page last loaded, through the map reformer.
+    /// The points of the page last loaded, through the map reformer, numbered as the
+    /// list numbers them.
     public func mapPoints() -> [ListingMapPoint] {
-        currentManager?.fetchData(with: ListingMapReformer()) ?? []
+        let numbers = Dictionary(listings.value.enumerated().map { ($1.id, $0 + 1) }) { first, _ in first }
+        return (currentManager?.fetchData(with: ListingMapReformer()) ?? []).map { point in
+            var numbered = point
+            numbered.number = numbers[point.id] ?? 0
+            return numbered
+        }
     }
 }

@@ -1,11 +1,12 @@
 import Listings
 
-/// The map: a grid of characters where each listing of the page is a marker, plus a
-/// legend. North is up; the grid spans the points' bounding box.
+/// The map: a grid of characters where each listing of the page is a letter, plus a
+/// legend giving each letter's listing number (the number the list shows) and name.
+/// North is up; the grid spans the points' bounding box.
 public struct MapViewModel: Equatable, Sendable {
     /// The grid's lines.
     public var grid: [String] = []
-    /// Marker and name, one per listing.
+    /// Marker, list number and name, one per listing.
     public var legend: [[String]] = []
 
     /// An empty map.
@@ -16,7 +17,7 @@ public struct MapViewModel: Equatable, Sendable {
         let width = max(2, width)
         let height = max(2, height)
         guard !points.isEmpty else { return }
-        let markers = Array("123456789abcdefghijklmnopqrstuvwxyz")
+        let markers = Array("abcdefghijklmnopqrstuvwxyz")
         let latitudes = points.map(\.latitude)
         let longitudes = points.map(\.longitude)
         let (south, north) = (latitudes.min()!, latitudes.max()!)
@@ -35,7 +36,7 @@ public struct MapViewModel: Equatable, Sendable {
             let marker = markers[index]
             let (y, x) = (min(max(row, 0), height - 1), min(max(column, 0), width - 1))
             cells[y][x] = cells[y][x] == "·" ? marker : "+"
-            legend.append([String(marker), point.name])
+            legend.append([String(marker), String(point.number), point.name])
         }
         grid = cells.map { String($0) }
     }

@@ -87,6 +87,13 @@ import Testing
         #expect(await harness.run { logic.filter([("colour", "red")]) }?.hasPrefix("unknown filter colour") == true)
         #expect(await harness.run { logic.filter([("rooms", "-1")]) } == "rooms needs a whole number, not -1")
         #expect(logic.filters.value.isEmpty)
+        // Contradictions are refused, whether they come in one filter or across two.
+        #expect(await harness.run { logic.filter([("min_price", "20000"), ("max_price", "1000")]) }
+                == "min_price 20000 is above max_price 1000: no listing could match")
+        #expect(await harness.run { logic.filter([("max_price", "1000")]) } == nil)
+        #expect(await harness.run { logic.filter([("min_price", "20000")]) }
+                == "min_price 20000 is above max_price 1000: no listing could match")
+        #expect(logic.filters.value == ["max_price": "1000"])
     }
 
     @Test func aRejectedSignatureBecomesAProblem() async {

@@ -10,8 +10,8 @@ import ViewModels
 /// Regressions for defects found in review of the app; each failed before its fix.
 @MainActor @Suite struct HomesReviewRegressionTests {
     @Test func mapsOfAbsurdCoordinatesNeverTrap() {
-        let points = [ListingMapPoint(name: "a", latitude: -1e308, longitude: -1.5e308),
-                      ListingMapPoint(name: "b", latitude: 1e308, longitude: 1.5e308)]
+        let points = [ListingMapPoint(id: 1, name: "a", latitude: -1e308, longitude: -1.5e308),
+                      ListingMapPoint(id: 2, name: "b", latitude: 1e308, longitude: 1.5e308)]
         let map = MapViewModel(points: points, width: 10, height: 4)
         #expect(map.grid.count == 4)
         #expect(map.legend.count == 2)

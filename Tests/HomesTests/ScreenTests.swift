@@ -80,13 +80,34 @@ import ViewModels
         await harness.run { logic.show(.resale) }
         let map = try #require(await harness.run { list.handle("map", []) }.flatMap(screen))
         let lines = map.rootView.render(width: 80)
-        #expect(lines.filter { $0.hasPrefix("1  ") || $0.hasPrefix("8  ") }.count == 2)
+        // The legend gives each letter the number the list shows.
+        #expect(lines.filter { $0.hasPrefix("a  1 ") || $0.hasPrefix("h  8 ") }.count == 2)
         #expect(lines.filter { $0.contains("·") }.count == 12)
         // The grid is laid out for the width it is drawn at.
         #expect(Set(lines.filter { $0.contains("·") }.map { DisplayText.width($0) }) == [76])
         #expect(Set(map.rootView.render(width: 40).filter { $0.contains("·") }.map { DisplayText.width($0) }) == [36])
-        let notice = try #require(screen(context.mediator.screen(at: "homes://nowhere/x")))
-        #expect(notice.rootView.render(width: 40).joined().contains("There is no nowhere here."))
+        // A link that opens nothing is an error line; no screen is stacked for it.
+        #expect(errorText(context.mediator.screen(at: "homes://nowhere/x")) == "There is no nowhere here.")
+        // Numbers mean the same on the map as in the list: open 8 opens list number 8.
+        await harness.run { _ = logic.loadMore() }
+        let second = try #require(await harness.run { list.handle("map", []) }.flatMap(screen))
+        #expect(second.rootView.render(width: 80).contains { $0.hasPrefix("a  9 ") })
+        let opened = try #require(await harness.run { second.handle("open", ["9"]) }.flatMap(screen))
+        #expect(opened.identity == "detail/resale/\(logic.listings.value[8].id)")
+        #expect(errorText(second.handle("open", ["1"]))?.hasPrefix("usage: open N, with N one of 9, ") == true)
+    }
+
+    @Test func aScreenAlreadyOnTopIsNotPushedAgain() async {
+        let (harness, context) = setUp()
+        let logic = ListingLogic(engine: harness.engine)
+        let list = await harness.run { ListingListController(logic: logic, context: context) }
+        let lines = Lines()
+        let session = Session(root: list, context: context, terminal: Terminal(isInteractive: false, width: 60)) { lines.append($0) }
+        #expect(await session.execute("favs"))
+        #expect(await session.execute("favs"))
+        #expect(await session.execute("back"))
+        // One back from the favourites is the list again.
+        #expect(lines.text.components(separatedBy: "> back\n").last?.hasPrefix("Rentals") == true)
     }
 
     private func errorText(_ outcome: CommandOutcome?) -> String? {

@@ -66,15 +66,15 @@ import ViewModels
 @Suite struct MapViewModelTests {
     @Test func pointsLandOnTheGridNorthUpWithALegend() {
         let points = [
-            ListingMapPoint(name: "North-west", latitude: 2, longitude: 0),
-            ListingMapPoint(name: "South-east", latitude: 0, longitude: 4),
-            ListingMapPoint(name: "Also south-east", latitude: 0, longitude: 4),
+            ListingMapPoint(number: 9, id: 21, name: "North-west", latitude: 2, longitude: 0),
+            ListingMapPoint(number: 10, id: 4, name: "South-east", latitude: 0, longitude: 4),
+            ListingMapPoint(number: 11, id: 7, name: "Also south-east", latitude: 0, longitude: 4),
         ]
         let map = MapViewModel(points: points, width: 5, height: 3)
-        #expect(map.grid == ["1····", "·····", "····+"])
-        #expect(map.legend == [["1", "North-west"], ["2", "South-east"], ["3", "Also south-east"]])
+        #expect(map.grid == ["a····", "·····", "····+"])
+        #expect(map.legend == [["a", "9", "North-west"], ["b", "10", "South-east"], ["c", "11", "Also south-east"]])
         #expect(MapViewModel(points: [], width: 5, height: 3) == MapViewModel())
         let single = MapViewModel(points: [points[0]], width: 3, height: 3)
-        #expect(single.grid == ["···", "·1·", "···"])
+        #expect(single.grid == ["···", "·a·", "···"])
     }
 }
