@@ -5,14 +5,11 @@ import Signals
 import TextViews
 
 /// The REPL: reads a command per line, hands it to the current screen, and shows the
-/// screen once the work it started has settled.
+/// screen once the work it started has settled (observed: no screen's `isBusy` is true).
 ///
-/// It lives on the main actor with the screens. Lines are read off the main actor (a
-/// blocking read never holds it up), so responses land and the screen redraws while the
-/// user types. "Settled" is observed, never polled: the session waits until no screen's
-/// `isBusy` property is true. On a terminal the screen is also redrawn whenever bound
-/// state changes (a response landing). With a piped script the output is deterministic:
-/// each command's output appears after its work settled, with no prompts or spinners.
+/// It lives on the main actor with the screens; lines are read off it, so responses land
+/// and the screen redraws while the user types. On a terminal a status line shows the
+/// work in flight; piped, each command's output appears once its work settled.
 @MainActor
 public final class Session {
     private let context: HomesContext
@@ -27,6 +24,10 @@ public final class Session {
     /// never races it.
     private var popped: [any Screen] = []
     private var redraw: Disposable?
+    private lazy var status = StatusLine(write: write)
+    /// Error lines of the line being run, shown under its screen on a terminal (so a
+    /// redraw never scrolls them away or contradicts them).
+    private var errorsToShow: [String] = []
     /// True while a command runs or its work settles: redraws wait for it.
     private var isRunningCommand = false
 
@@ -87,12 +88,13 @@ public final class Session {
             results.append(run(command))
         }
         if results.contains(.changed) { await settleAndShow() }
+        errorsToShow.forEach(write)
+        errorsToShow = []
         return !results.contains(.quit)
     }
 
     /// Ctrl-C: stops the work in flight on every screen; true if there was some.
-    @discardableResult
-    public func interrupt() -> Bool {
+    @discardableResult public func interrupt() -> Bool {
         let busy = (stack + popped).filter { $0.isBusy.value }
         busy.forEach { $0.cancelWork() }
         return !busy.isEmpty
@@ -104,41 +106,36 @@ public final class Session {
     /// (standard error), and remembers that a command failed.
     private func fail(_ message: String) {
         hadErrors = true
-        (terminal.isInteractive ? write : writeError)("error: \(message)\n")
+        if terminal.isInteractive { errorsToShow.append("error: \(message)\n") } else { writeError("error: \(message)\n") }
     }
 
     /// Runs one command: `.changed` when the screen should be shown once its work settles.
     private func run(_ input: Command) -> Result {
-        let command = input.name
-        switch command {
-        case "quit", "exit":
-            return .quit
+        switch input.name {
+        case "quit", "exit": return .quit
         case "help":
             write(CommandHelp.table((stack.last?.commands ?? []) + AppCommands.help, width: terminal.width))
             return .written
         case "back":
             if stack.count > 1 { pop() } else { fail("nothing to go back to") }
             return .changed
-        default:
-            break
+        default: break
         }
         let outcome = AppCommands(context: context).handle(input) ?? stack.last?.handle(input)
         switch outcome {
         case nil:
-            fail("unknown command \(command); type help for the commands of this screen")
+            fail("unknown command \(input.name); type help for the commands of this screen")
             return .written
         case .error(let message)?:
             fail(message)
-        case .push(let screen)?:
-            push(screen)
+        case .push(let screen)?: push(screen)
         case .pushAfterError(let screen, let message)?:
             fail(message)
             push(screen)
         case .note(let message)?:
             write(message + "\n")
             return .written
-        case .handled?:
-            break
+        case .handled?: break
         }
         return .changed
     }
@@ -169,7 +166,11 @@ public final class Session {
     /// Waits until the work of every screen (shown, below, or popped since the last
     /// settle) has settled, then draws the top one.
     private func settleAndShow() async {
+        if terminal.isInteractive, let busy = (stack + popped).last(where: { $0.isBusy.value }) {
+            status.start("\(busy.name): working")
+        }
         await settled()
+        status.stop()
         popped = []
         if terminal.isInteractive { watch() }
         let lines = stack.last?.rootView.render(width: terminal.width) ?? []
