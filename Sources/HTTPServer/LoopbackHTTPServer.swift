@@ -18,7 +18,7 @@ import Glibc
 /// let port = try server.start()
 /// defer { server.stop() }
 /// ```
-public final class LoopbackHTTPServer: @unchecked Sendable {
+public final class LoopbackHTTPServer: Sendable {
     /// Why the server could not start.
     public struct StartError: Error, CustomStringConvertible {
         /// What failed, with the system's reason.
@@ -104,6 +104,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
 /// The state the accept and connection threads share; it holds no reference to the
 /// server object, so dropping the server stops it.
+// Safe to share: `let`s of Sendable types; the mutable state is touched only under `lock`.
 private final class ServerCore: @unchecked Sendable {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let maximumBodySize: Int

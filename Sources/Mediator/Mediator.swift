@@ -115,6 +115,7 @@ public protocol MediatorTarget: AnyObject {
 /// mediator.listingDetail(id: 7)                  // native
 /// mediator.open(url: "homes://listing/detail?id=7")  // remote, same path
 /// ```
+// Safe to share: the registry and routes are touched only under `lock` (target making under `making`); actions run on the caller's thread, which for screens is the main actor.
 public final class Mediator: @unchecked Sendable {
     private struct Registration {
         let make: () -> any MediatorTarget

@@ -7,6 +7,7 @@ import AllocationCounter
 import Foundation
 import Signals
 
+// Safe to share: written by one delivery at a time (signals deliver serially) and read after the run.
 final class Sink: @unchecked Sendable {
     var total = 0
 }

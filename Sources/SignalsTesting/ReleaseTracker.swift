@@ -10,6 +10,7 @@ import Foundation
 /// }
 /// tracker.assertAllReleased()
 /// ```
+// Safe to share: `entries` is touched only under `lock`.
 public final class ReleaseTracker: @unchecked Sendable {
     private struct Entry {
         weak var object: AnyObject?

@@ -47,6 +47,7 @@ public protocol ResponseDiskStore: Sendable {
 }
 
 /// The memory cache with a time to live and a size bound, backed by an optional disk store.
+// Safe to share: `entries` and `useCounter` are touched only under `lock`.
 public final class ResponseCache: @unchecked Sendable {
     private struct Entry {
         let response: CachedResponse
@@ -128,6 +129,7 @@ public final class ResponseCache: @unchecked Sendable {
 }
 
 /// A disk store of one file per entry in a folder; unreadable files count as misses.
+// Safe to share: files are read and written only under `lock`.
 public final class FileResponseStore: ResponseDiskStore, @unchecked Sendable {
     /// The folder holding the entries.
     public let directory: URL

@@ -114,6 +114,7 @@ public final class OperationLogger {
 }
 
 /// An `OperationLogStore` in memory (entries do not survive a restart).
+// Safe to share: `entries` and `nextSequence` are touched only under `lock`.
 public final class InMemoryOperationLogStore: OperationLogStore, @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [OperationLogEntry] = []

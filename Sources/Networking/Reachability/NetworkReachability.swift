@@ -5,6 +5,7 @@ import Foundation
 /// The app reports changes (from the platform, or the REPL's `offline`/`online`); while
 /// unreachable, requests fail at once with `APIResultKind.noNetwork`. This is the one
 /// cross-layer broadcast the architecture allows.
+// Safe to share: `reachable` and `observers` are touched only under `lock`.
 public final class NetworkReachability: @unchecked Sendable {
     private let lock = NSLock()
     private var reachable: Bool
@@ -43,6 +44,7 @@ public final class NetworkReachability: @unchecked Sendable {
 }
 
 /// Stops a reachability observation.
+// Safe to share: `onCancel` is touched only under `lock`.
 public final class ReachabilityObservation: @unchecked Sendable {
     private var onCancel: (() -> Void)?
     private let lock = NSLock()

@@ -10,6 +10,7 @@ import Foundation
 ///     .json(["items": []])
 /// }
 /// ```
+// Safe to share: `latencyValue` is touched only under `lock`; the rest are `let`s of Sendable types.
 public final class InProcessTransport: HTTPTransport, @unchecked Sendable {
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private let queue: DispatchQueue
@@ -63,6 +64,7 @@ public final class InProcessTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
+// Safe to share: `cancelled` is touched only under `lock`.
 private final class InProcessTask: TransportTask, @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// Real HTTP through `URLSession`.
-public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
+public final class URLSessionTransport: HTTPTransport, Sendable {
     private let session: URLSession
     /// Bodies larger than this are refused with a failure (checked once the body has
     /// arrived: URLSession buffers it first).

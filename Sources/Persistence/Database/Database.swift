@@ -51,6 +51,7 @@ public struct TableChange: Sendable, Equatable {
 /// try database.execute("INSERT INTO note (text) VALUES (?)", ["it's \"quoted\"; DROP TABLE note"])
 /// let rows = try database.fetch("SELECT text FROM note WHERE id = :id", named: ["id": 1])
 /// ```
+// Safe to share: the connection and every cache are touched only under the recursive `lock`.
 public final class Database: @unchecked Sendable {
     /// The file path.
     public let path: String
@@ -488,6 +489,7 @@ public final class Database: @unchecked Sendable {
 
 /// One `Database` per file, shared: every part of the app that names the same file gets
 /// the same serialized connection.
+// Safe to share: `databases` is touched only under `lock`.
 public final class DatabasePool: @unchecked Sendable {
     /// The app-wide pool.
     public static let shared = DatabasePool()

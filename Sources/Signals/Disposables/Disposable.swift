@@ -66,6 +66,7 @@ final class DisposedDisposable: Disposable {
 }
 
 /// A disposable that disposes a list of others together.
+// Safe to share: `members` is touched only under `lock`.
 final class CompositeDisposable: Disposable, @unchecked Sendable {
     private let lock = SpinLock()
     private var members: [Disposable]? = []
@@ -96,6 +97,7 @@ final class CompositeDisposable: Disposable, @unchecked Sendable {
 }
 
 /// Holds at most one disposable; replacing it disposes the previous one.
+// Safe to share: `current` and `disposed` are touched only under `lock`.
 final class SerialDisposable: Disposable, @unchecked Sendable {
     private let lock = SpinLock()
     private var current: Disposable?

@@ -10,6 +10,7 @@
 ///     }
 /// }
 /// ```
+// Safe to share: `disposables` and `pruneThreshold` are touched only under `lock`.
 public final class DisposeBag: @unchecked Sendable {
     private let lock = SpinLock()
     private var disposables: [Disposable] = []

@@ -6,6 +6,7 @@ import Dispatch
 /// Delivery calls `receive`/`complete` through the class, so an operator's link
 /// (`ForwardObserver`) costs no reference counting per event; a caller's closures live
 /// in a `ClosureObserver`, which frees them as soon as it is disposed.
+// Safe to share: `disposed` is atomic; `core` is touched only by the caller that wins disposal.
 @usableFromInline
 class Observer<Value>: Disposable, @unchecked Sendable {
     /// The core this observer is registered on; touched only by whoever claims disposal.
@@ -50,6 +51,7 @@ class Observer<Value>: Disposable, @unchecked Sendable {
 }
 
 /// An observer running a caller's closures, freed when it is disposed or completes.
+// Safe to share: the closures are called only by the delivering thread, one delivery at a time, and cleared only when none can be delivering.
 @usableFromInline
 final class ClosureObserver<Value>: Observer<Value>, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var onValue: ((Value) -> Void)?
@@ -80,6 +82,7 @@ final class ClosureObserver<Value>: Observer<Value>, @unchecked Sendable {
 
 /// The link from a source to an operator: fixed closures, freed with the link, which
 /// happens as soon as the operator stops listening (the source drops it then).
+// Safe to share: its closures are `let`s, called only by the delivering thread.
 @usableFromInline
 final class ForwardObserver<Value>: Observer<Value>, @unchecked Sendable {
     @usableFromInline let onValue: (Value) -> Void

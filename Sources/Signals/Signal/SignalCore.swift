@@ -4,6 +4,7 @@
 /// progress (another thread's, or its own when sending from inside an observer) queues
 /// its work, and the delivering thread runs it next, in FIFO order. Nothing blocks on a
 /// delivery and no lock is held while user code runs.
+// Safe to share: the observer list and queue are touched only under `lock`; the snapshot only by the one delivering thread.
 @usableFromInline
 final class SignalCore<Value>: @unchecked Sendable {
     @usableFromInline
