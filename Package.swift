@@ -29,6 +29,7 @@ let package = Package(
         .executableTarget(name: "PersistenceBenchmark", dependencies: ["Persistence"]),
         .target(name: "Mediator"),
         .target(name: "TextViews"),
+        .target(name: "LineEditing"),
         .target(name: "HomesAPI", dependencies: ["Networking"]),
         .target(name: "Listings", dependencies: ["Networking", "Signals"]),
         .target(name: "Favorites", dependencies: ["Persistence", "Signals"]),
@@ -38,16 +39,18 @@ let package = Package(
         .target(name: "ViewModels", dependencies: ["Listings", "Favorites", "Login"]),
         .target(name: "HomesScreens", dependencies: [
             "Signals", "TextViews", "Listings", "Favorites", "Login", "Inquiry", "ViewModels", "Mediator", "Networking",
+            "LineEditing",
         ]),
         .executableTarget(name: "App", dependencies: [
             "Networking", "HomesAPI", "Listings", "Favorites", "Login", "HomesScreens", "Mediator", "Persistence",
-            "HTTPServer", "OperationLogs",
+            "HTTPServer", "OperationLogs", "LineEditing",
         ]),
         .target(name: "AllocationCounter"),
         .executableTarget(name: "SignalsBenchmark", dependencies: ["Signals", "AllocationCounter"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer"]),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
+        .testTarget(name: "LineEditingTests", dependencies: ["LineEditing"]),
         .testTarget(name: "HomesTests", dependencies: [
             "App", "HomesAPI", "HomesScreens", "Listings", "Favorites", "Login", "ViewModels", "TextViews", "Networking",
             "OperationLogs", "Inquiry",

@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import HomesAPI
 import HomesScreens
+import LineEditing
 import Listings
 import Mediator
 import Networking

@@ -40,6 +40,10 @@ public final class FavoritesController: Screen {
         [CommandHelp(usage: "open N", summary: "show favourite N"), CommandHelp(usage: "unfav N", summary: "forget favourite N")]
     }
 
+    public func completions(for command: String) -> [String] {
+        command == "open" || command == "unfav" ? favorites.favorites.value.indices.map { String($0 + 1) } : []
+    }
+
     public func handle(_ input: Command) -> CommandOutcome? {
         let (command, arguments) = (input.name, input.arguments)
         guard command == "open" || command == "unfav" else { return nil }

@@ -55,6 +55,10 @@ public final class ListingDetailController: Screen {
         inquiry.cancel()
     }
 
+    public func completions(for command: String) -> [String] {
+        command == "ask" ? ["--photo"] : []
+    }
+
     // MARK: - Commands
 
     public var commands: [CommandHelp] {

@@ -48,6 +48,15 @@ public final class ListingListController: Screen {
         logic.cancel()
     }
 
+    public func completions(for command: String) -> [String] {
+        switch command {
+        case "list": return ListingKind.allCases.map(\.rawValue)
+        case "filter": return ListingLogic.filterKeys.sorted() + ["clear"]
+        case "open", "fav", "unfav": return logic.listings.value.indices.map { String($0 + 1) }
+        default: return []
+        }
+    }
+
     // MARK: - Commands
 
     public var commands: [CommandHelp] {

@@ -33,6 +33,10 @@ final class ListingMapController: Screen {
     let isBusy = Property(value: false)
     var commands: [CommandHelp] { [CommandHelp(usage: "open N", summary: "show listing N (its number in the list)")] }
 
+    func completions(for command: String) -> [String] {
+        command == "open" ? points.map(\.number).filter { $0 > 0 }.map(String.init) : []
+    }
+
     func handle(_ command: Command) -> CommandOutcome? {
         guard command.name == "open" else { return nil }
         let numbers = points.map(\.number).filter { $0 > 0 }

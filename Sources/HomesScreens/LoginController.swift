@@ -60,6 +60,12 @@ public final class LoginController: Screen {
     public func handle(_ input: Command) -> CommandOutcome? {
         let (command, arguments) = (input.name, input.arguments)
         switch command {
+        case "password" where arguments.isEmpty:
+            // Typed without echo, never kept in the history or the scrollback.
+            return .secret(prompt: "Password: ") { [logic] secret in
+                logic.password.value = secret
+                return .handled
+            }
         case "user", "password":
             guard arguments.count == 1 else { return .error("usage: \(command) \(command == "user" ? "NAME" : "SECRET")") }
             (command == "user" ? logic.username : logic.password).value = arguments[0]

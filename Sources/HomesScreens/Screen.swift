@@ -44,6 +44,8 @@ public enum CommandOutcome {
     case pushAfterError(any Screen, String)
     /// Print this line; the screen is not drawn again.
     case note(String)
+    /// Ask for a secret without echo (on a terminal), then do what `then` says with it.
+    case secret(prompt: String, then: (String) -> CommandOutcome)
 }
 
 /// A screen of the REPL: a controller's root view and the commands it takes.
@@ -67,6 +69,8 @@ public protocol Screen: AnyObject {
     func handle(_ command: Command) -> CommandOutcome?
     /// Stops the work in flight (Ctrl-C): requests are cancelled and the screen says so.
     func cancelWork()
+    /// The words Tab offers for the arguments of `command` (kinds, keys, numbers shown).
+    func completions(for command: String) -> [String]
 }
 
 extension Screen {
@@ -75,6 +79,9 @@ extension Screen {
 
     /// Does nothing: the screen starts no work of its own.
     public func cancelWork() {}
+
+    /// None: the screen's commands take no words Tab could guess.
+    public func completions(for command: String) -> [String] { [] }
 
     /// Handles the command `name` with `arguments` and no flags.
     public func handle(_ name: String, _ arguments: [String]) -> CommandOutcome? {

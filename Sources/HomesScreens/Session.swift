@@ -18,52 +18,49 @@ public final class Session {
     private let writeError: @Sendable (String) -> Void
     /// Whether any command failed (an error line was written): a piped run then exits with 1.
     public private(set) var hadErrors = false
-    private let lifecycle: [any ScreenLifecycleObserver]
-    private var stack: [any Screen] = []
-    /// Screens popped since the last settle: their work must settle too, so the next line
-    /// never races it.
-    private var popped: [any Screen] = []
+    private let stack: ScreenStack
     private var redraw: Disposable?
+    private var source: (any LineSource)?
+    /// A secret a command asked for, read once the line's commands have run.
+    private var secretRequest: (prompt: String, then: (String) -> CommandOutcome)?
     private lazy var status = StatusLine(write: write)
-    /// Error lines of the line being run, shown under its screen on a terminal (so a
-    /// redraw never scrolls them away or contradicts them).
+    /// Error lines of the line being run, shown under its screen on a terminal.
     private var errorsToShow: [String] = []
     /// True while a command runs or its work settles: redraws wait for it.
     private var isRunningCommand = false
 
-    /// A session showing `root`, writing with `write` (from the main actor and from the
-    /// line editor's thread, one text at a time); error lines go to `writeError` when not
-    /// on a terminal (on a terminal they stay with the screen).
+    /// A session showing `root`, writing with `write` (from any thread, one text at a
+    /// time); error lines go to `writeError` when not on a terminal.
     public init(root: any Screen, context: HomesContext, terminal: Terminal,
                 lifecycle: [any ScreenLifecycleObserver] = [],
                 writeError: (@Sendable (String) -> Void)? = nil,
                 write: @escaping @Sendable (String) -> Void) {
-        self.lifecycle = lifecycle
         self.context = context
         self.terminal = terminal
         self.write = OutputLock.serializing(write, colors: terminal.usesColor)
         self.writeError = writeError ?? self.write
-        stack = [root]
+        stack = ScreenStack(root: root, lifecycle: lifecycle)
     }
 
-    /// Shows the first screen once its first work settled, then runs one line after
-    /// another until end of input or `quit`.
-    ///
-    /// `nextLine` is called off the main actor, once the previous line's work settled and
-    /// its screen was shown; it may block (a terminal read) and returns nil at end of input.
-    public func run(nextLine: @escaping @Sendable () -> String?) async {
-        if let root = stack.last { appeared(root) }
+    /// Shows the first screen once its first work settled, then runs one line of `source`
+    /// after another (each read once the previous one settled) until its end or `quit`.
+    public func run(from source: some LineSource) async {
+        self.source = source
+        stack.showRoot()
         await settleAndShow()
-        let reader = LineReader(nextLine)
-        while let line = await reader.next() {
+        while let line = await source.nextLine(completer: completer()) {
             guard await execute(line) else { break }
         }
     }
 
+    /// Runs the lines `nextLine` returns (called off the main actor), as a piped script.
+    public func run(nextLine: @escaping @Sendable () -> String?) async {
+        await run(from: PipedLines(nextLine))
+    }
+
     /// Runs on a terminal: the line editor shows the prompt and keeps the history.
     public func runInteractively() async {
-        let editor = LockedEditor(LineEditor(write: write))
-        await run { editor.readLine(prompt: "homes> ") }
+        await run(from: TerminalLines(write: write))
     }
 
     /// Runs one command line and waits until its work settled; false when the session
@@ -87,6 +84,14 @@ public final class Session {
         for command in commands where results.last != .quit {
             results.append(run(command))
         }
+        if let request = secretRequest {
+            secretRequest = nil
+            if let secret = await source?.readSecret(prompt: request.prompt) {
+                results.append(apply(request.then(secret), of: "password"))
+            } else {
+                fail("a secret is read without echo on a terminal only; here, type it after the command")
+            }
+        }
         if results.contains(.changed) { await settleAndShow() }
         errorsToShow.forEach(write)
         errorsToShow = []
@@ -95,7 +100,7 @@ public final class Session {
 
     /// Ctrl-C: stops the work in flight on every screen; true if there was some.
     @discardableResult public func interrupt() -> Bool {
-        let busy = (stack + popped).filter { $0.isBusy.value }
+        let busy = stack.all.filter { $0.isBusy.value }
         busy.forEach { $0.cancelWork() }
         return !busy.isEmpty
     }
@@ -114,51 +119,45 @@ public final class Session {
         switch input.name {
         case "quit", "exit": return .quit
         case "help":
-            write(CommandHelp.table((stack.last?.commands ?? []) + AppCommands.help, width: terminal.width))
+            write(CommandHelp.table((stack.top?.commands ?? []) + AppCommands.help, width: terminal.width))
             return .written
         case "back":
-            if stack.count > 1 { pop() } else { fail("nothing to go back to") }
+            if stack.canPop { stack.pop() } else { fail("nothing to go back to") }
             return .changed
         default: break
         }
-        let outcome = AppCommands(context: context).handle(input) ?? stack.last?.handle(input)
+        return apply(AppCommands(context: context).handle(input) ?? stack.top?.handle(input), of: input.name)
+    }
+
+    /// Does what a command's outcome says: `.changed` when the screen should be shown.
+    private func apply(_ outcome: CommandOutcome?, of command: String) -> Result {
         switch outcome {
         case nil:
-            fail("unknown command \(input.name); type help for the commands of this screen")
+            fail("unknown command \(command); type help for the commands of this screen")
             return .written
         case .error(let message)?:
             fail(message)
-        case .push(let screen)?: push(screen)
+        case .push(let screen)?: stack.push(screen)
         case .pushAfterError(let screen, let message)?:
             fail(message)
-            push(screen)
+            stack.push(screen)
         case .note(let message)?:
             write(message + "\n")
+            return .written
+        case .secret(let prompt, let then)?:
+            secretRequest = (prompt, then)
             return .written
         case .handled?: break
         }
         return .changed
     }
 
-    // MARK: - Navigation
-
-    private func push(_ screen: any Screen) {
-        // The same screen again (favs on the favourites): it stays as it is.
-        if stack.last?.identity == screen.identity { return }
-        if let top = stack.last { lifecycle.forEach { $0.screenDidDisappear(top.name) } }
-        stack.append(screen)
-        appeared(screen)
-    }
-
-    private func pop() {
-        let top = stack.removeLast()
-        popped.append(top)
-        lifecycle.forEach { $0.screenDidDisappear(top.name) }
-        if let now = stack.last { appeared(now) }
-    }
-
-    private func appeared(_ screen: any Screen) {
-        lifecycle.forEach { $0.screenDidAppear(screen.name) }
+    /// What Tab offers on the screen shown now.
+    private func completer() -> Completer {
+        let help = (stack.top?.commands ?? []) + AppCommands.help
+        let names = help.compactMap { $0.usage.split(separator: " ").first.map(String.init) } + ["online", "exit"]
+        let arguments = Dictionary(names.map { ($0, stack.top?.completions(for: $0) ?? []) }) { first, _ in first }
+        return Completer(commands: Array(Set(names)).sorted(), arguments: arguments)
     }
 
     // MARK: - Settling and drawing
@@ -166,14 +165,14 @@ public final class Session {
     /// Waits until the work of every screen (shown, below, or popped since the last
     /// settle) has settled, then draws the top one.
     private func settleAndShow() async {
-        if terminal.isInteractive, let busy = (stack + popped).last(where: { $0.isBusy.value }) {
+        if terminal.isInteractive, let busy = stack.all.last(where: { $0.isBusy.value }) {
             status.start("\(busy.name): working")
         }
         await settled()
         status.stop()
-        popped = []
+        stack.forgetPopped()
         if terminal.isInteractive { watch() }
-        let lines = stack.last?.rootView.render(width: terminal.width) ?? []
+        let lines = stack.top?.rootView.render(width: terminal.width) ?? []
         write(lines.joined(separator: "\n") + "\n")
     }
 
@@ -181,7 +180,7 @@ public final class Session {
     /// false; a screen that turns busy again meanwhile (work started by a response) is
     /// waited for too, because the check repeats until every screen is idle at once.
     func settled() async {
-        while let busy = (stack + popped).first(where: { $0.isBusy.value }) {
+        while let busy = stack.all.first(where: { $0.isBusy.value }) {
             for await isBusy in busy.isBusy.values where !isBusy { break }
         }
     }
@@ -189,7 +188,7 @@ public final class Session {
     /// On a terminal, redraws the screen whenever its bound state changes.
     private func watch() {
         redraw?.dispose()
-        guard let screen = stack.last else { return }
+        guard let screen = stack.top else { return }
         redraw = screen.changes.observeOnMainActor { [weak self, weak screen] in
             guard let self, let screen, !self.isRunningCommand else { return }
             let lines = screen.rootView.render(width: self.terminal.width)

@@ -73,21 +73,6 @@ import ViewModels
                                    failure: "wrong username or password")
         #expect(model.status == "! wrong username or password (still signed in as mei)")
     }
-
-    @Test func escapeSequencesDecodeWholeAndALoneEscapeKeepsWhatFollows() {
-        var lone: [UInt8] = [0x1B, UInt8(ascii: "l")]
-        #expect(LineEditor.decode(&lone) == nil)
-        #expect(LineEditor.decode(&lone) == .character("l"))
-        var ctrlLeft = Array("\u{1B}[1;5D".utf8)
-        #expect(LineEditor.decode(&ctrlLeft) == nil)
-        #expect(ctrlLeft.isEmpty)
-        var delete = Array("\u{1B}[3~x".utf8)
-        #expect(LineEditor.decode(&delete) == .delete)
-        #expect(LineEditor.decode(&delete) == .character("x"))
-        var partial = Array("\u{1B}[".utf8)
-        #expect(LineEditor.decode(&partial) == nil)
-        #expect(partial.count == 2)
-    }
 }
 
 extension Result where Failure == InquiryError {

@@ -1,0 +1,93 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Puts the terminal back as it was: when the app leaves on SIGTERM or SIGHUP
+/// (`restore()`), and, if the process is stopped by a fatal signal while the line editor
+/// holds standard input raw, from the signal handler (restoring is async-signal-safe:
+/// `tcsetattr` and `write` of constant bytes, no allocation, no lock) before the signal
+/// proceeds.
+public enum TerminalRestorer {
+    /// The settings standard input had when first asked for: read once, before any change,
+    /// and never written again, so the signal handlers read it without a lock.
+    private static let original: termios = {
+        var settings = termios()
+        tcgetattr(STDIN_FILENO, &settings)
+        return settings
+    }()
+    private static let installed = Atomic(false)
+    /// True while the editor holds standard input raw.
+    private static let active = Atomic(false)
+
+    /// Remembers the terminal's settings (the first call only) and installs the handlers
+    /// that restore them on a fatal signal.
+    static func save() {
+        _ = original
+        guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        for fatal in [SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE] {
+            _ = signal(fatal) { number in
+                if TerminalRestorer.active.load(ordering: .acquiring) {
+                    var settings = TerminalRestorer.original
+                    tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+                    let pasteOff: StaticString = "\u{1B}[?2004l"
+                    _ = write(STDOUT_FILENO, pasteOff.utf8Start, pasteOff.utf8CodeUnitCount)
+                }
+                _ = signal(number, SIG_DFL)
+                raise(number)
+            }
+        }
+    }
+
+    /// Records whether the editor holds standard input raw right now.
+    static func setActive(_ isActive: Bool) {
+        active.store(isActive, ordering: .releasing)
+    }
+
+    /// Restores the terminal settings the line editor found, if it holds the terminal raw.
+    public static func restore() {
+        guard installed.load(ordering: .acquiring), active.exchange(false, ordering: .acquiringAndReleasing) else {
+            return
+        }
+        var settings = original
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        let pasteOff: StaticString = "\u{1B}[?2004l"
+        _ = write(STDOUT_FILENO, pasteOff.utf8Start, pasteOff.utf8CodeUnitCount)
+    }
+}
+
+/// A terminal held in raw mode: bytes come as typed, nothing is echoed, no signal keys.
+/// Output processing stays on, so text written by others still starts its lines right.
+struct RawMode {
+    private let descriptor: Int32
+    private let original: termios
+
+    /// Switches `descriptor` to raw mode; nil when it is not a terminal.
+    init?(_ descriptor: Int32) {
+        var settings = termios()
+        guard tcgetattr(descriptor, &settings) == 0 else { return nil }
+        self.descriptor = descriptor
+        original = settings
+        if descriptor == STDIN_FILENO { TerminalRestorer.save() }
+        var raw = settings
+        raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
+        raw.c_cflag |= tcflag_t(CS8)
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
+        withUnsafeMutableBytes(of: &raw.c_cc) { characters in
+            characters[Int(VMIN)] = 1
+            characters[Int(VTIME)] = 0
+        }
+        // TCSANOW, not TCSAFLUSH: keys typed ahead are kept.
+        guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
+        if descriptor == STDIN_FILENO { TerminalRestorer.setActive(true) }
+    }
+
+    /// Puts the settings back.
+    func restore() {
+        var original = original
+        if descriptor == STDIN_FILENO { TerminalRestorer.setActive(false) }
+        tcsetattr(descriptor, TCSANOW, &original)
+    }
+}

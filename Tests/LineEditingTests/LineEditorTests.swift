@@ -1,0 +1,230 @@
+import Foundation
+import LineEditing
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct LineEditorTests {
+    static let prompt = "homes> "
+
+    /// `rows` as the screen shows them: without trailing spaces, nor trailing empty rows.
+    static func trimmed(_ rows: [String]) -> [String] {
+        var rows = rows.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        while rows.last == "" { rows.removeLast() }
+        return rows
+    }
+
+    /// `count` characters: words of nine letters, a space after each.
+    static func words(_ count: Int) -> [Character] {
+        let letters: [Character] = Array("abcdefghijklmnopqrstuvwxyz")
+        return (0..<count).map { (index: Int) -> Character in index % 10 == 9 ? " " : letters[index % 26] }
+    }
+
+    /// Reads one line on a pseudo-terminal while typing `steps`, one per redraw.
+    func readLine(_ steps: [String], columns: Int = 80, history: LineHistory? = nil, hangsUp: Bool = false,
+                  complete: (String) -> [String] = { _ in [] }, redact: (String) -> String? = { _ in nil },
+                  onStep: @escaping (ScreenEmulator) -> Void = { _ in }) throws -> (line: String?, session: TypingSession) {
+        let session = try TypingSession(columns: columns, steps, hangsUpAtTheEnd: hangsUp)
+        session.onStep = onStep
+        let editor = LineEditor(history: history, input: session.pty.terminal, write: { session.write($0) })
+        let line = editor.readLine(prompt: Self.prompt, complete: complete, redact: redact)
+        #expect(session.screen.unknown.isEmpty, "sequences the screen does not know: \(session.screen.unknown)")
+        return (line, session)
+    }
+
+    @Test func aLineIsEditedAndSubmitted() throws {
+        let history = LineHistory(fileURL: nil)
+        let (line, session) = try readLine(["lst new", "\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[Di", "\r"],
+                                           history: history)
+        #expect(line == "list new")
+        #expect(session.screen.lines == ["homes> list new"])
+        #expect(session.screen.cursor == (1, 0), "the next output goes below the line")
+        #expect(history.entries == ["list new"])
+    }
+
+    @Test func aThreeHundredCharacterPasteLeavesExactlyOnePrompt() throws {
+        let pasted = Self.words(300)
+        var screens: [ScreenEmulator] = []
+        let (line, session) = try readLine(
+            [String(pasted), "\u{1B}[H", "X", "\u{1B}[F", "\u{7F}\u{7F}", "\u{1B}[1;5D", "Y", "\r"],
+            onStep: { screens.append($0) })
+        // Ctrl-Left goes back to the start of the last word, 9 characters from the end.
+        var expected = ["X"] + pasted.dropLast(2)
+        expected.insert("Y", at: expected.count - 8)
+        #expect(line == String(expected))
+        for screen in screens {
+            let prompts = screen.lines.joined().components(separatedBy: "homes>").count - 1
+            #expect(prompts == 1, "one prompt on the screen, not \(prompts): \(screen.lines)")
+        }
+        // After the paste: four rows, the cursor after the last character.
+        #expect(screens[1].lines == Self.trimmed(LineLayout(prompt: Self.prompt, text: pasted, cursor: 300, width: 80).rows))
+        #expect(screens[1].cursor == (3, 67))
+        // Home goes back up to the prompt's row.
+        #expect(screens[2].cursor == (0, 7))
+        #expect(screens[3].cursor == (0, 8))
+        #expect(screens[6].cursor == (3, 58))
+        let final = LineLayout(prompt: Self.prompt, text: expected, cursor: expected.count, width: 80)
+        #expect(session.screen.lines == Self.trimmed(final.rows))
+        #expect(session.screen.cursor == (4, 0))
+    }
+
+    @Test func aBracketedPasteIsDrawnOnce() throws {
+        let pasted = String(repeating: "0123456789", count: 30)
+        let (line, session) = try readLine(["\u{1B}[200~" + pasted + "\n\u{1B}[201~", "\r"])
+        #expect(line == pasted + " ", "a pasted line break does not submit")
+        #expect(session.writes.count == 3, "the prompt, the paste, the final line")
+        #expect(session.writes[0].hasPrefix("\u{1B}[?2004h"), "bracketed paste is turned on")
+        #expect(session.writes[2].hasSuffix("\u{1B}[?2004l"), "and off again")
+        #expect(session.screen.lines.count == 4)
+    }
+
+    @Test func theWidthComesFromTheTerminal() throws {
+        let text = String(repeating: "w", count: 60)
+        let (_, session) = try readLine([text, "\r"], columns: 50)
+        #expect(session.screen.lines == ["homes> " + String(repeating: "w", count: 43), String(repeating: "w", count: 17)])
+    }
+
+    @Test func aResizeIsPickedUpAtTheNextKey() throws {
+        let text = String(repeating: "r", count: 100)
+        let session = try TypingSession([text, "s", "\r"])
+        var steps = 0
+        session.onStep = { [unowned session] _ in
+            steps += 1
+            if steps == 2 { session.pty.resize(columns: 40) }
+        }
+        let editor = LineEditor(input: session.pty.terminal, write: { session.write($0) })
+        #expect(editor.readLine(prompt: Self.prompt) == text + "s")
+        let wide = LineLayout(prompt: Self.prompt, text: Array(text), cursor: 100, width: 80)
+        let narrow = LineLayout(prompt: Self.prompt, text: Array(text + "s"), cursor: 101, width: 40)
+        #expect(narrow.rowCount == 3)
+        #expect(session.writes.contains { $0.contains(wide.rows.joined(separator: "\r\n")) })
+        #expect(session.writes.last?.contains(narrow.rows.joined(separator: "\r\n")) == true)
+    }
+
+    @Test func controlCWritesTheCaretAndReturnsAnEmptyLine() throws {
+        let (line, session) = try readLine(["abc", "\u{1B}[D\u{1B}[D", "\u{03}"])
+        #expect(line == "")
+        #expect(session.screen.lines == ["homes> abc^C"])
+        #expect(session.screen.cursor == (1, 0))
+    }
+
+    @Test func controlDOnAnEmptyLineAndTheEndOfInputEndTheInput() throws {
+        let (ended, _) = try readLine(["\u{04}"])
+        #expect(ended == nil)
+        let (hungUp, session) = try readLine(["abc"], hangsUp: true)
+        #expect(hungUp == nil)
+        #expect(session.screen.cursor == (1, 0))
+        let (deleted, _) = try readLine(["ab", "\u{01}\u{04}", "\r"])
+        #expect(deleted == "b", "on a line Ctrl-D deletes under the cursor")
+    }
+
+    @Test func unknownKeysAreNotTyped() throws {
+        let (line, session) = try readLine(["\u{1B}OPa\u{1B}[15~\u{1B}[1;5P", "\r"])
+        #expect(line == "a")
+        #expect(session.screen.lines == ["homes> a"])
+    }
+
+    @Test func redactionRewritesTheEchoedLineAndKeepsItOutOfHistory() throws {
+        let history = LineHistory(fileURL: nil)
+        let redact: (String) -> String? = { line in
+            line.hasPrefix("password ") ? "password •••" : nil
+        }
+        let (line, session) = try readLine(["password hunter22", "\r"], history: history, redact: redact)
+        #expect(line == "password hunter22")
+        #expect(session.screen.lines == ["homes> password •••"])
+        #expect(!session.screen.lines.joined().contains("hunter22"))
+        #expect(history.entries.isEmpty)
+        let (plain, _) = try readLine(["list", "\r"], history: history, redact: redact)
+        #expect(plain == "list")
+        #expect(history.entries == ["list"])
+    }
+
+    @Test func aSecretIsNeverWritten() throws {
+        let history = LineHistory(fileURL: nil)
+        let session = try TypingSession(["hunter22\u{7F}2\r", "abc\u{15}xy\r", "\u{03}", "\u{04}"])
+        session.typeAll()
+        let editor = LineEditor(history: history, input: session.pty.terminal, write: { session.write($0) })
+        #expect(editor.readSecret(prompt: "Password: ") == "hunter22")
+        #expect(session.output == "Password: \r\n")
+        #expect(editor.readSecret(prompt: "Again: ") == "xy")
+        #expect(editor.readSecret(prompt: "Again: ") == "")
+        #expect(editor.readSecret(prompt: "Again: ") == nil)
+        #expect(!session.output.contains("hunter") && !session.output.contains("xy"))
+        #expect(history.entries.isEmpty)
+    }
+
+    @Test func aSecondTabListsTheCandidatesUnderTheLine() throws {
+        let complete: (String) -> [String] = { before in
+            ["list", "login", "logout"].filter { $0.hasPrefix(before) }
+        }
+        let (line, session) = try readLine(["lo", "\t", "\t", "i\t", "\r"], complete: complete)
+        #expect(line == "login ")
+        #expect(session.screen.lines == ["homes> log", "login   logout", "homes> login"])
+    }
+
+    @Test func controlLClearsTheScreenAndDrawsTheLineAtTheTop() throws {
+        let session = try TypingSession(["abc", "\u{0C}", "\r"])
+        session.screen.feed("earlier output\r\nmore\r\n")
+        let editor = LineEditor(input: session.pty.terminal, write: { session.write($0) })
+        var cleared: ScreenEmulator?
+        session.onStep = { screen in
+            if screen.lines.first == Self.prompt + "abc" { cleared = cleared ?? screen }
+        }
+        #expect(editor.readLine(prompt: Self.prompt) == "abc")
+        let screen = try #require(cleared)
+        #expect(screen.lines == ["homes> abc"])
+        #expect(screen.cursor == (0, 10))
+    }
+
+    @Test func reverseSearchThroughTheTerminal() throws {
+        let history = LineHistory(fileURL: nil)
+        ["list rent", "filter rooms 2", "open 3"].forEach(history.add)
+        var searching: [String] = []
+        let (line, session) = try readLine(["\u{12}", "ro", "\u{1B}", "\u{05} 3", "\r"], history: history,
+                                           onStep: { searching.append($0.lines.joined(separator: "\n")) })
+        #expect(searching[2] == "(reverse-i-search)`ro': filter rooms 2")
+        #expect(searching[3] == "homes> filter rooms 2", "Escape accepts the match")
+        #expect(line == "filter rooms 2 3")
+        #expect(session.screen.lines == ["homes> filter rooms 2 3"])
+    }
+
+    @Test func keysTypedAheadAreKeptForTheNextLine() throws {
+        let session = try TypingSession(["one\rtwo\r"])
+        let editor = LineEditor(input: session.pty.terminal, write: { session.write($0) })
+        #expect(editor.readLine(prompt: "> ") == "one")
+        #expect(editor.readLine(prompt: "> ") == "two")
+        #expect(session.screen.lines == ["> one", "> two"])
+    }
+
+    @Test func historyIsRecalledWithUp() throws {
+        let history = LineHistory(fileURL: nil)
+        history.add("list new")
+        let (line, _) = try readLine(["\u{1B}[A", "\u{10}", "\u{0E}\u{0E}\u{1B}[A", "\r"], history: history)
+        #expect(line == "list new")
+    }
+
+    @Test func notATerminalReadsPlainLines() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let text = Array("first\nsecond\r\nthird 静".utf8)
+        #expect(write(ends[1], text, text.count) == text.count)
+        close(ends[1])
+        var written = ""
+        let editor = LineEditor(input: ends[0], write: { written += $0 })
+        #expect(editor.readLine(prompt: "> ") == "first")
+        #expect(editor.readSecret(prompt: "> ") == "second")
+        #expect(editor.readLine(prompt: "> ") == "third 静")
+        #expect(editor.readLine(prompt: "> ") == nil)
+        #expect(written == "")
+        close(ends[0])
+    }
+
+    @Test func anInjectedWidthIsUsed() throws {
+        let session = try TypingSession(columns: 20, [String(repeating: "z", count: 30), "\r"])
+        let editor = LineEditor(input: session.pty.terminal, columns: { 20 }, write: { session.write($0) })
+        session.pty.resize(columns: 200)
+        _ = editor.readLine(prompt: "> ")
+        #expect(session.screen.lines == ["> " + String(repeating: "z", count: 18), String(repeating: "z", count: 12)])
+    }
+}

@@ -1,0 +1,148 @@
+import LineEditing
+import Testing
+
+/// A tiny VT100 screen: interprets what the line editor writes (printable text with
+/// auto-wrap, CR, LF, BS, BEL, cursor up/down/forward/back/column/position, erase in line
+/// and in display, private modes and colours ignored), so tests look at the screen a
+/// user would see rather than at escape sequences.
+struct ScreenEmulator {
+    let columns: Int
+    let height: Int
+    /// Each cell holds its character, or "" when a wide character to its left covers it.
+    private(set) var cells: [[String]]
+    private(set) var row = 0
+    /// The cursor's column; `columns` means "past the last column, wrapping at the next character".
+    private(set) var column = 0
+    /// Sequences it did not know, to fail on.
+    private(set) var unknown: [String] = []
+
+    init(columns: Int = 80, height: Int = 24) {
+        self.columns = columns
+        self.height = height
+        cells = Array(repeating: Array(repeating: " ", count: columns), count: height)
+    }
+
+    /// The rows on the screen, trailing spaces and trailing empty rows removed.
+    var lines: [String] {
+        var lines = cells.map { cellsOfRow in
+            String(cellsOfRow.joined().reversed().drop { $0 == " " }.reversed())
+        }
+        while lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// The cursor as the terminal shows it.
+    var cursor: (row: Int, column: Int) { (row, min(column, columns - 1)) }
+
+    mutating func feed(_ output: String) {
+        var characters = Array(output)[...]
+        while let character = characters.popFirst() {
+            switch character {
+            case "\r": column = 0
+            case "\n": lineFeed()
+            case "\r\n":
+                column = 0
+                lineFeed()
+            case "\u{07}": break
+            case "\u{08}": column = max(0, min(column, columns - 1) - 1)
+            case "\u{1B}":
+                guard characters.popFirst() == "[" else {
+                    unknown.append("ESC without [")
+                    continue
+                }
+                var parameters = ""
+                while let next = characters.first, next.isASCII, !(("@"..."~").contains(next)) {
+                    parameters.append(next)
+                    characters.removeFirst()
+                }
+                guard let final = characters.popFirst() else {
+                    unknown.append("unfinished ESC [\(parameters)")
+                    return
+                }
+                control(parameters, final)
+            default: put(character)
+            }
+        }
+    }
+
+    private mutating func lineFeed() {
+        if row == height - 1 {
+            cells.removeFirst()
+            cells.append(Array(repeating: " ", count: columns))
+        } else {
+            row += 1
+        }
+    }
+
+    private mutating func put(_ character: Character) {
+        let width = DisplayWidth.of(character)
+        if width == 0 {
+            let previous = max(0, min(column, columns) - 1)
+            cells[row][previous] += String(character)
+            return
+        }
+        if column + width > columns {
+            column = 0
+            lineFeed()
+        }
+        cells[row][column] = String(character)
+        if width == 2 && column + 1 < columns { cells[row][column + 1] = "" }
+        column += width
+    }
+
+    private mutating func control(_ parameters: String, _ final: Character) {
+        if parameters.hasPrefix("?") || final == "m" { return }
+        let numbers = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+        let count = max(1, numbers.first.flatMap { $0 } ?? 1)
+        let shown = min(column, columns - 1)
+        switch final {
+        case "A": (row, column) = (max(0, row - count), shown)
+        case "B": (row, column) = (min(height - 1, row + count), shown)
+        case "C": column = min(columns - 1, shown + count)
+        case "D": column = max(0, shown - count)
+        case "G": column = min(columns - 1, count - 1)
+        case "H":
+            row = min(height - 1, count - 1)
+            column = min(columns - 1, max(1, numbers.count > 1 ? numbers[1] ?? 1 : 1) - 1)
+        case "J":
+            switch numbers.first.flatMap({ $0 }) ?? 0 {
+            case 0:
+                erase(row: row, from: shown, to: columns)
+                for below in (row + 1)..<height { erase(row: below, from: 0, to: columns) }
+            case 2: for any in 0..<height { erase(row: any, from: 0, to: columns) }
+            default: unknown.append("ESC [\(parameters)J")
+            }
+        case "K":
+            switch numbers.first.flatMap({ $0 }) ?? 0 {
+            case 0: erase(row: row, from: shown, to: columns)
+            case 1: erase(row: row, from: 0, to: shown + 1)
+            case 2: erase(row: row, from: 0, to: columns)
+            default: unknown.append("ESC [\(parameters)K")
+            }
+        default: unknown.append("ESC [\(parameters)\(final)")
+        }
+    }
+
+    private mutating func erase(row: Int, from start: Int, to end: Int) {
+        guard start < end else { return }
+        for index in start..<end { cells[row][index] = " " }
+    }
+}
+
+@Suite struct ScreenEmulatorTests {
+    @Test func wrapsMovesAndErases() {
+        var screen = ScreenEmulator(columns: 5, height: 3)
+        screen.feed("abcdefg")
+        #expect(screen.lines == ["abcde", "fg"])
+        screen.feed("\u{1B}[1A\r\u{1B}[2C\u{1B}[K")
+        #expect(screen.lines == ["ab", "fg"])
+        screen.feed("\u{1B}[J")
+        #expect(screen.lines == ["ab"])
+        screen.feed("\r\n\r\n\r\nx漢")
+        #expect(screen.lines == ["", "", "x漢"], "scrolled up by one")
+        #expect(screen.cursor == (2, 3))
+        screen.feed("\u{1B}[2J\u{1B}[H")
+        #expect(screen.lines == [] && screen.cursor == (0, 0))
+        #expect(screen.unknown.isEmpty)
+    }
+}
