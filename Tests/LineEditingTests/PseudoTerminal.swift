@@ -1,3 +1,4 @@
+import TerminalTesting
 import Dispatch
 import Synchronization
 import Testing

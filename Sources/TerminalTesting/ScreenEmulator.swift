@@ -1,29 +1,38 @@
 import LineEditing
-import Testing
 
 /// A tiny VT100 screen: interprets what the line editor writes (printable text with
 /// auto-wrap, CR, LF, BS, BEL, cursor up/down/forward/back/column/position, erase in line
 /// and in display, private modes and colours ignored), so tests look at the screen a
 /// user would see rather than at escape sequences.
-struct ScreenEmulator {
-    let columns: Int
-    let height: Int
+///
+/// ```swift
+/// var screen = ScreenEmulator(columns: 80)
+/// screen.feed(output)
+/// #expect(screen.lines.filter { $0.hasPrefix("homes> ") }.count == 1)
+/// ```
+public struct ScreenEmulator: Sendable {
+    /// The screen's width in columns.
+    public let columns: Int
+    /// The screen's height in rows.
+    public let height: Int
     /// Each cell holds its character, or "" when a wide character to its left covers it.
-    private(set) var cells: [[String]]
-    private(set) var row = 0
+    public private(set) var cells: [[String]]
+    /// The cursor's row.
+    public private(set) var row = 0
     /// The cursor's column; `columns` means "past the last column, wrapping at the next character".
-    private(set) var column = 0
+    public private(set) var column = 0
     /// Sequences it did not know, to fail on.
-    private(set) var unknown: [String] = []
+    public private(set) var unknown: [String] = []
 
-    init(columns: Int = 80, height: Int = 24) {
+    /// An empty screen of `columns` by `height`, the cursor at the top left.
+    public init(columns: Int = 80, height: Int = 24) {
         self.columns = columns
         self.height = height
         cells = Array(repeating: Array(repeating: " ", count: columns), count: height)
     }
 
     /// The rows on the screen, trailing spaces and trailing empty rows removed.
-    var lines: [String] {
+    public var lines: [String] {
         var lines = cells.map { cellsOfRow in
             String(cellsOfRow.joined().reversed().drop { $0 == " " }.reversed())
         }
@@ -32,9 +41,10 @@ struct ScreenEmulator {
     }
 
     /// The cursor as the terminal shows it.
-    var cursor: (row: Int, column: Int) { (row, min(column, columns - 1)) }
+    public var cursor: (row: Int, column: Int) { (row, min(column, columns - 1)) }
 
-    mutating func feed(_ output: String) {
+    /// Interprets `output` as a terminal would.
+    public mutating func feed(_ output: String) {
         var characters = Array(output)[...]
         while let character = characters.popFirst() {
             switch character {
@@ -126,23 +136,5 @@ struct ScreenEmulator {
     private mutating func erase(row: Int, from start: Int, to end: Int) {
         guard start < end else { return }
         for index in start..<end { cells[row][index] = " " }
-    }
-}
-
-@Suite struct ScreenEmulatorTests {
-    @Test func wrapsMovesAndErases() {
-        var screen = ScreenEmulator(columns: 5, height: 3)
-        screen.feed("abcdefg")
-        #expect(screen.lines == ["abcde", "fg"])
-        screen.feed("\u{1B}[1A\r\u{1B}[2C\u{1B}[K")
-        #expect(screen.lines == ["ab", "fg"])
-        screen.feed("\u{1B}[J")
-        #expect(screen.lines == ["ab"])
-        screen.feed("\r\n\r\n\r\nx漢")
-        #expect(screen.lines == ["", "", "x漢"], "scrolled up by one")
-        #expect(screen.cursor == (2, 3))
-        screen.feed("\u{1B}[2J\u{1B}[H")
-        #expect(screen.lines == [] && screen.cursor == (0, 0))
-        #expect(screen.unknown.isEmpty)
     }
 }

@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+import TerminalTesting
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `homes` on a pseudo-terminal, as a person uses it: keys typed, the screen read back.
+final class TerminalHomes: Sendable {
+    let process = Process()
+    private let master: Int32
+    private let reading: FileHandle
+    private let received = Received()
+    private let arrived = NSCondition()
+    let stateFolder = NSTemporaryDirectory() + "homes-state-\(UUID().uuidString)"
+
+    init(columns: Int = 80, arguments: [String] = []) throws {
+        var master: Int32 = -1
+        var terminal: Int32 = -1
+        var size = winsize(ws_row: 40, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        guard openpty(&master, &terminal, nil, nil, &size) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        self.master = master
+        process.executableURL = TranscriptTests.homes
+        process.arguments = ["--db", NSTemporaryDirectory() + "homes-tty-\(UUID().uuidString).sqlite",
+                             "--now", "1763700000"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TERM"] = "xterm-256color"
+        environment["XDG_STATE_HOME"] = stateFolder
+        environment["COLUMNS"] = nil
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let tty = FileHandle(fileDescriptor: terminal, closeOnDealloc: true)
+        process.standardInput = tty
+        process.standardOutput = tty
+        process.standardError = tty
+        reading = FileHandle(fileDescriptor: master, closeOnDealloc: false)
+        reading.readabilityHandler = { [received, arrived] handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return handle.readabilityHandler = nil }
+            received.append(String(decoding: data, as: UTF8.self))
+            arrived.lock()
+            arrived.broadcast()
+            arrived.unlock()
+        }
+        try process.run()
+    }
+
+    /// Everything the app wrote to the terminal.
+    var output: String { received.text }
+
+    /// The screen a person would see now.
+    var screen: ScreenEmulator {
+        var screen = ScreenEmulator(columns: 80, height: 40)
+        screen.feed(output)
+        return screen
+    }
+
+    func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Waits until the output holds `marker` `count` times (at most `seconds`).
+    @discardableResult
+    func waitFor(_ marker: String, count: Int = 1, seconds: Double = 20) -> Bool {
+        waitUntil(seconds: seconds) { output, _ in output.components(separatedBy: marker).count - 1 >= count }
+    }
+
+    /// Waits until `condition` holds for the output and the screen (at most `seconds`),
+    /// looking again each time the app writes.
+    func waitUntil(seconds: Double = 20, _ condition: (String, ScreenEmulator) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        arrived.lock()
+        defer { arrived.unlock() }
+        while !condition(output, screen) {
+            guard arrived.wait(until: deadline) else { return false }
+        }
+        return true
+    }
+
+    /// Clears the line (Ctrl-E, Ctrl-U), types quit and waits for the app to leave; one
+    /// that does not within 10 s is stopped, so a failing test never hangs.
+    func quit() {
+        type("\u{05}\u{15}quit\r")
+        let process = self.process
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10) { if process.isRunning { process.terminate() } }
+        process.waitUntilExit()
+        reading.readabilityHandler = nil
+        close(master)
+    }
+}
+
+@Suite(.serialized) struct TerminalSessionTests {
+    @Test func aLineLongerThanTheTerminalKeepsOnePromptLine() throws {
+        let homes = try TerminalHomes()
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        let long = "ask " + String(repeating: "x", count: 296)
+        for character in long { homes.type(String(character)) }
+        // The prompt and the line, however many rows they take.
+        func typed(_ screen: ScreenEmulator) -> String {
+            guard let start = screen.lines.lastIndex(where: { $0.hasPrefix("homes> ") }) else { return "" }
+            return screen.lines[start...].joined()
+        }
+        // 307 columns of prompt and text: four rows at 80 columns, all drawn.
+        #expect(homes.waitUntil { _, screen in typed(screen).filter { $0 == "x" }.count == 296 })
+        homes.type("\u{01}")   // Ctrl-A: the cursor goes home over the rows
+        #expect(homes.waitUntil { _, screen in screen.cursor.column == 7 })
+        let screen = homes.screen
+        #expect(screen.lines.filter { $0.hasPrefix("homes> ") }.count == 1)
+        #expect(screen.lines.filter { $0.hasPrefix("homes> ask x") }.count == 1)
+        #expect(typed(screen) == "homes> " + long)
+        #expect(screen.lines.count - screen.lines.lastIndex(where: { $0.hasPrefix("homes> ") })! == 4)
+        homes.quit()
+    }
+
+    @Test func tabCompletesCommandsAndTheirWords() throws {
+        let homes = try TerminalHomes()
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        homes.type("li\t")
+        #expect(homes.waitFor("homes> list "))
+        homes.type("ne\t")
+        #expect(homes.waitFor("list new "))
+        homes.type("\r")
+        #expect(homes.waitFor("New homes"))
+        homes.quit()
+    }
+
+    @Test func ctrlRFindsAnEarlierCommand() throws {
+        let homes = try TerminalHomes()
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        homes.type("list resale\r")
+        #expect(homes.waitFor("Resale"))
+        homes.type("help\r")
+        #expect(homes.waitFor("leave homes"))
+        homes.type("\u{12}res")
+        #expect(homes.waitFor("`res': list resale"))
+        homes.type("\u{07}")   // Ctrl-G: the match stays on the line, not run
+        homes.quit()
+        #expect(homes.process.terminationStatus == 0)
+    }
+
+    @Test func aPasswordNeverReachesTheTerminalOrTheHistory() throws {
+        let homes = try TerminalHomes()
+        defer { try? FileManager.default.removeItem(atPath: homes.stateFolder) }
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        homes.type("login\r")
+        #expect(homes.waitFor("Sign in"))
+        homes.type("password\r")
+        #expect(homes.waitFor("Password: "))
+        homes.type("sesame2026\r")
+        #expect(homes.waitFor("Password  ••••••••••"))
+        homes.type("login mei homes2026\r")
+        #expect(homes.waitFor("signed in as mei"))
+        homes.quit()
+        // Typed at the secret prompt: not one byte of it went to the terminal.
+        #expect(!homes.output.contains("sesame2026"))
+        // Typed on a command line: echoed while typed, then shown as ••• once entered.
+        #expect(!homes.screen.lines.joined().contains("homes2026"))
+        #expect(homes.screen.lines.contains { $0.hasPrefix("homes> login mei •••") })
+        let history = (try? String(contentsOfFile: homes.stateFolder + "/homes/history", encoding: .utf8)) ?? ""
+        #expect(!history.contains("sesame2026") && !history.contains("homes2026"))
+    }
+}
