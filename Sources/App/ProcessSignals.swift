@@ -8,7 +8,7 @@ enum ProcessSignals {
     /// Calls `handler` on the main actor for each of `signals` received while the
     /// returned watch is kept; their default actions are turned off meanwhile.
     static func watch(_ signals: [Int32], handler: @escaping @MainActor () -> Void) -> SignalWatch {
-        SignalWatch(sources: signals.map { number in
+        SignalWatch(signals: signals, sources: signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
             source.setEventHandler { handler() }
@@ -30,17 +30,26 @@ enum ProcessSignals {
     }
 }
 
-/// Signal handlers installed by `ProcessSignals.watch`; `cancel()` removes them.
+/// Signal handlers installed by `ProcessSignals.watch`; `cancel()`, or letting the watch
+/// go, removes them and gives the signals their default actions back.
 @MainActor
 final class SignalWatch {
+    private let signals: [Int32]
     private var sources: [any DispatchSourceSignal]
 
-    init(sources: [any DispatchSourceSignal]) {
+    init(signals: [Int32], sources: [any DispatchSourceSignal]) {
+        self.signals = signals
         self.sources = sources
     }
 
+    isolated deinit {
+        cancel()
+    }
+
     func cancel() {
+        guard !sources.isEmpty else { return }
         sources.forEach { $0.cancel() }
         sources = []
+        signals.forEach { signal($0, SIG_DFL) }
     }
 }

@@ -46,7 +46,7 @@ public final class LoginController: Screen {
     public var isBusy: Property<Bool> { logic.submit.isExecuting }
 
     public func cancelWork() {
-        logic.submit.cancel()
+        logic.cancel()
     }
 
     // MARK: - Commands

@@ -120,9 +120,11 @@ public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSo
         start(ignoringCache: true)
     }
 
-    /// Stops the load in flight, if any; the problem then says it was cancelled.
+    /// Stops the load in flight, if any, and says so in `problem`.
     public func cancel() {
+        guard manager.isLoading else { return }
         manager.cancelAllRequests()
+        problemState.value = "cancelled"
     }
 
     private func start(ignoringCache: Bool) {
@@ -143,7 +145,10 @@ public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSo
     }
 
     public func apiManagerDidFail(_ manager: any APIManaging) {
-        loadingState.value = false
-        problemState.value = manager.lastResult?.message ?? "the listing could not be loaded"
+        // A call replaced by a newer one (or cancelled) is not this screen's problem: the
+        // newer call, if any, still counts as loading.
+        loadingState.value = manager.isLoading
+        guard let result = manager.lastResult, result.kind != .cancelled else { return }
+        problemState.value = result.message ?? "the listing could not be loaded"
     }
 }

@@ -44,6 +44,8 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
     private let signedIn = MutableProperty<String?>(nil)
     private let manager: APIManager<LoginAPI>
     private var finish: CheckedContinuation<String, any Error>?
+    /// Counts sign-in runs, so a late cancellation stops only the run it was meant for.
+    private var runID = 0
 
     /// Why a sign-in failed.
     public struct Failure: Error, CustomStringConvertible {
@@ -66,6 +68,14 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
     /// Signs out.
     public func signOut() {
         signedIn.value = nil
+    }
+
+    /// Stops a sign-in in flight: the request is cancelled now, and `submit` ends its
+    /// run with a `CancellationError`.
+    public func cancel() {
+        manager.cancelAllRequests()
+        complete(.failure(CancellationError()))
+        submit.cancel()
     }
 
     // MARK: - Rules (strong business logic)
@@ -101,6 +111,8 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
     }
 
     public func apiManagerDidFail(_ manager: any APIManaging) {
+        // A cancelled call's run has ended already (`cancel()`, `stop(run:)`).
+        guard manager.lastResult?.kind != .cancelled else { return }
         complete(.failure(Failure(description: manager.lastResult?.message ?? "signing in failed")))
     }
 
@@ -108,14 +120,26 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
 
     /// One sign-in request; cancelling the task cancels the request.
     private func signIn() async throws -> String {
-        try await withTaskCancellationHandler {
+        runID += 1
+        let run = runID
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                // A run still waiting (cancelled, its request not landed yet) ends now.
+                complete(.failure(CancellationError()))
                 finish = continuation
+                if Task.isCancelled { return complete(.failure(CancellationError())) }
                 if !manager.loadData() { complete(.failure(Failure(description: "already signing in"))) }
             }
         } onCancel: {
-            Task { @MainActor [weak self] in self?.manager.cancelAllRequests() }
+            Task { @MainActor [weak self] in self?.stop(run: run) }
         }
+    }
+
+    /// Stops run `run` if it is still the one waiting: its request is cancelled and it ends.
+    private func stop(run: Int) {
+        guard run == runID, finish != nil else { return }
+        manager.cancelAllRequests()
+        complete(.failure(CancellationError()))
     }
 
     private func complete(_ result: Result<String, any Error>) {

@@ -81,6 +81,32 @@ import Testing
         problems.assertValues([nil])
     }
 
+    @Test func aDetailReloadedTwiceStaysLoadingWithNoProblemUntilTheNewestLands() async {
+        let harness = HomesHarness()
+        let logic = ListingDetailLogic(kind: .rent, id: 3, engine: harness.engine)
+        harness.transport.holding = true
+        await harness.run {
+            logic.reload()
+            logic.reload()
+        }
+        // The first call was replaced: that is no problem, and the second still loads.
+        #expect(logic.isLoading.value)
+        #expect(logic.problem.value == nil)
+        harness.transport.release()
+        await harness.flush()
+        #expect(!logic.isLoading.value)
+        #expect(logic.problem.value == nil)
+        #expect(logic.detail.value?.id == 3)
+        // Stopping a load says so.
+        harness.transport.holding = true
+        await harness.run { logic.reload() }
+        logic.cancel()
+        await harness.flush()
+        #expect(!logic.isLoading.value)
+        #expect(logic.problem.value == "cancelled")
+        harness.transport.release()
+    }
+
     @Test func badFiltersAreRefusedWithAMessage() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)

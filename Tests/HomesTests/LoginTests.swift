@@ -51,6 +51,26 @@ import Testing
         #expect(!logic.submit.isExecuting.value)
     }
 
+    @Test func aSignInCancelledThenStartedAgainInOneTurnEndsTheFirstAndSignsInWithTheSecond() async {
+        let harness = harnessWithAccounts()
+        let logic = LoginLogic(engine: harness.engine)
+        let errors = logic.submit.errors.map { "\(type(of: $0))" }.record()
+        let values = logic.submit.values.record()
+        logic.username.value = "mei"
+        logic.password.value = "homes2026"
+        harness.transport.holding = true
+        #expect(await harness.run { logic.submit.apply() })
+        logic.cancel()
+        #expect(logic.submit.apply())
+        await harness.flush()
+        harness.transport.release()
+        await harness.flush()
+        errors.assertValues(["CancellationError"])
+        values.assertValues(["mei"])
+        #expect(logic.signedInAs.value == "mei")
+        #expect(!logic.submit.isExecuting.value)
+    }
+
     @Test func aWrongPasswordIsAnError() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)

@@ -192,3 +192,53 @@ final class Holder: Sendable {
         subscriptions.value.forEach { $0.dispose() }
     }
 }
+
+/// Found by the review of the isolation work.
+@Suite struct IsolationReviewRegressionTests {
+    @Test @MainActor func valuesQueuedForTheMainActorArriveWhenTheSignalCompletesRightAfterThem() async {
+        for _ in 0..<50 {
+            let (signal, input) = Signal<Int>.pipe()
+            let seen = Locked<[Int]>([])
+            signal.observeOnMainActor { seen.append($0) }
+            await Task.detached {
+                input.send(1)
+                input.send(2)
+                input.sendCompleted()
+            }.value
+            #expect(await mainQueueTurns(until: { seen.value == [1, 2] }))
+        }
+    }
+
+    @Test func cancellingFromAnObserverOfTheStartOfARunEndsThatRun() {
+        let action = Action<Int, Int> { input, done in done(.success(input)) }
+        let values = Locked<[Int]>([])
+        let errors = Locked(0)
+        action.values.observe { values.append($0) }
+        action.errors.observe { _ in _ = errors.increment() }
+        let canceller = action.isExecuting.signal.observe { if $0 { action.cancel() } }
+        #expect(action.apply(1))
+        #expect(values.value.isEmpty)
+        #expect(errors.value == 1)
+        #expect(!action.isExecuting.value)
+        canceller.dispose()
+        #expect(action.apply(2))
+        #expect(values.value == [2], "a later run is not cancelled by the earlier cancel")
+    }
+
+    @Test func aFollowerOnASchedulerAndAZipKeepFollowingOnceTheirPropertyIsLetGo() {
+        let source = MutableProperty(0)
+        let other = MutableProperty("a")
+        let followed = Locked<[Int]>([])
+        let zipped = Locked<[String]>([])
+        let followers = (
+            source.observe(on: ImmediateScheduler()).observe { followed.append($0) },
+            Property.zip(source, other).observe { zipped.append("\($0)\($1)") }
+        )
+        source.value = 1
+        other.value = "b"
+        #expect(followed.value == [0, 1])
+        #expect(zipped.value == ["0a", "1b"])
+        followers.0.dispose()
+        followers.1.dispose()
+    }
+}

@@ -13,12 +13,15 @@ import Testing
         }
     }
 
-    @Test func theWorkStartsAtOnceAndItsInputSendsToObservers() {
+    @Test func theWorkStartsWithTheFirstObserverAndItsInputSendsToObservers() {
         let inputs = Locked<[Signal<Int>.Input]>([])
         let stops = Locked(0)
         let signal = work(inputs, stops)
-        #expect(inputs.value.count == 1)
+        #expect(inputs.value.isEmpty, "nobody listens yet")
         let recorder = signal.record()
+        #expect(inputs.value.count == 1)
+        _ = signal.observe { _ in }
+        #expect(inputs.value.count == 1, "started once")
         inputs.value[0].send(1)
         inputs.value[0].send(2)
         recorder.assertValues([1, 2])
@@ -68,8 +71,20 @@ import Testing
         // Freeing an input completes its signal, this one's too: the work is stopped.
         let stops = Locked(0)
         let signal = Signal<Int> { _ in AnyDisposable { stops.increment() } }
-        #expect(stops.value == 1)
+        #expect(stops.value == 0)
         signal.record().assertEvents([.completed])
+        #expect(stops.value == 1)
+    }
+
+    @Test func whatATaskSendsAtOnceReachesItsFirstObserver() async {
+        for round in 0..<200 {
+            let values = EventLog<Int>()
+            let signal = Signal<Int>.task { input in input.send(round) }
+            let observation = signal.observe { values.append($0) }
+            await values.wait(forCount: 1)
+            #expect(values.events == [round])
+            observation.dispose()
+        }
     }
 
     @Test func anyDisposableRunsItsActionOnceFromAnyThread() async {

@@ -61,7 +61,10 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
     }
 
     isolated deinit {
-        for call in calls.values { call.task?.cancel() }
+        for call in calls.values {
+            _ = call.claim.take()
+            call.task?.cancel()
+        }
     }
 
     // MARK: - APIManaging

@@ -33,6 +33,8 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     private let lock = SpinLock()
     /// The run in progress: how to end it and how to stop its work.
     private var current: (finish: Once<Result<Output, any Error>>, stop: Disposable?)?
+    /// A `cancel()` that came while a run was starting (executing, but not yet `current`).
+    private var pendingCancel = false
 
     /// Creates an action that runs `execute`, which must call its completion exactly once
     /// (later calls are ignored), from any thread.
@@ -96,15 +98,26 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         // lock, so two threads cannot both start, and a run that ends turns it false
         // before anyone can start the next, whose `true` therefore always lands last.
         guard isAllowed.value, executing.update({ running in running ? nil : true }) else { return false }
+        let run = RunToken()
         let finish = Once<Result<Output, any Error>> { [self] result in
-            lock.withLock { current = nil }
             switch result {
             case .success(let output): valuesInput.send(output)
             case .failure(let error): errorsInput.send(error)
             }
             executing.value = false
+            // Cleared only now, so a `cancel()` never mistakes an ending run for a starting one.
+            lock.withLock { if current?.finish.token === run { current = nil } }
         }
-        lock.withLock { current = (finish, nil) }
+        finish.token = run
+        let cancelled: Bool = lock.withLock {
+            current = (finish, nil)
+            defer { pendingCancel = false }
+            return pendingCancel
+        }
+        if cancelled {
+            _ = finish.cancel(with: .failure(CancellationError()))
+            return true
+        }
         let stop = work(input, isolation) { finish.run($0) }
         let ended: Bool = lock.withLock {
             guard let run = current, run.finish === finish else { return true }
@@ -119,7 +132,12 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     /// run's task is cancelled), `errors` gets a `CancellationError`, and `isExecuting`
     /// turns false. A result the work delivers later is dropped.
     public func cancel() {
-        guard let run = lock.withLock({ current }) else { return }
+        let current: (finish: Once<Result<Output, any Error>>, stop: Disposable?)? = lock.withLock {
+            // Executing with no run recorded: a run is starting; it ends as soon as it is.
+            if self.current == nil, executing.value { pendingCancel = true }
+            return self.current
+        }
+        guard let run = current else { return }
         guard run.finish.cancel(with: .failure(CancellationError())) else { return }
         run.stop?.dispose()
     }
@@ -133,9 +151,15 @@ extension Action where Input == Void {
     }
 }
 
+/// Tells one run of an action from another.
+private final class RunToken: Sendable {}
+
 /// Runs its closure on the first call only, from any thread.
-// Safe to share: `body` and `isCancelled` are touched only under `lock`.
+// Safe to share: `body` and `isCancelled` are touched only under `lock`; `token` is set once
+// before the object is shared.
 private final class Once<Argument>: @unchecked Sendable {
+    /// The run this completion belongs to.
+    var token: RunToken?
     private let lock = SpinLock()
     private var body: ((Argument) -> Void)?
     private var cancelled = false

@@ -89,13 +89,12 @@ extension Property {
         _ first: Property<Value>,
         _ others: repeat Property<each Other>
     ) -> Property<(Value, repeat each Other)> {
-        let zipped = MutableProperty((first.value, repeat (each others).value))
-        let target = WeakReference(zipped)
-        let subscription = DisposeBag()
-        Signal.zip(first.signal, repeat (each others).signal)
-            .observe { target.object?.value = $0 }
-            .dispose(in: subscription)
-        var sources: [AnyObject] = [zipped, first, subscription]
+        let zipped = Follower((first.value, repeat (each others).value))
+        let pairs = Signal.zip(first.signal, repeat (each others).signal)
+        // The subscriptions live as long as the zipped property is kept or observed.
+        zipped.node.core.addUpstream(pairs.observe { zipped.set($0) })
+        zipped.node.core.addUpstream(pairs.observeCompleted { zipped.node.core.sendCompleted() })
+        var sources: [AnyObject] = [first]
         for other in repeat each others { sources.append(other) }
         return Property<(Value, repeat each Other)>(node: zipped.node, sources: sources)
     }
@@ -110,13 +109,14 @@ extension Property {
         // Observing first and making the follower from the newest value delivered so far
         // (under the setup's lock) leaves no moment where a change could be missed.
         let setup = FollowerSetup<Value>()
-        let subscription = DisposeBag()
-        observe { value in
+        let subscription = observe { value in
             guard let follower = setup.follower(orKeep: value) else { return }
-            scheduler.schedule { follower.object?.value = value }
-        }.dispose(in: subscription)
+            scheduler.schedule { follower.set(value) }
+        }
         let follower = setup.makeFollower { value }
-        return Property(node: follower.node, sources: [follower, self, subscription])
+        // The subscription lives as long as the follower is kept or observed.
+        follower.node.core.addUpstream(subscription)
+        return Property(node: follower.node, sources: [self])
     }
 
     private static func combined<each Other: Sendable>(
@@ -197,13 +197,13 @@ func tuple<First, each Rest>(
 final class FollowerSetup<Value: Sendable>: @unchecked Sendable {
     private let lock = SpinLock()
     private var latest: Value?
-    private var follower: WeakReference<MutableProperty<Value>>?
+    private var follower: Follower<Value>?
 
     /// The follower to update with `value`, or nil after keeping `value` for the follower
     /// still to be made.
-    func follower(orKeep value: Value) -> WeakReference<MutableProperty<Value>>? {
+    func follower(orKeep value: Value) -> Follower<Value>? {
         var replaced: Value? = value
-        let target: WeakReference<MutableProperty<Value>>? = lock.withLock {
+        let target: Follower<Value>? = lock.withLock {
             if let follower { return follower }
             swap(&replaced, &latest)
             return nil
@@ -213,17 +213,40 @@ final class FollowerSetup<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Makes the follower from the newest value kept, or from `current` if none was.
-    func makeFollower(else current: () -> Value) -> MutableProperty<Value> {
+    func makeFollower(else current: () -> Value) -> Follower<Value> {
         let fallback = lock.withLock { latest == nil } ? current() : nil
         var kept: Value?
-        let made: MutableProperty<Value> = lock.withLock {
+        let made: Follower<Value> = lock.withLock {
             swap(&kept, &latest)
-            let made = MutableProperty(kept ?? fallback!)
-            follower = WeakReference(made)
+            let made = Follower(kept ?? fallback!)
+            follower = made
             return made
         }
         withExtendedLifetime(kept) {}   // released after unlocking
         return made
+    }
+}
+
+/// The state of a property set by a subscription of its own (`observe(on:)`, `zip`):
+/// read under its core's lock and changed in two passes, like a `MutableProperty`, but
+/// completed only when its source completes, not when a wrapper is released.
+final class Follower<Value: Sendable>: Sendable {
+    let node: PropertyNode<Value>
+    private let storage: MutableProperty<Value>.Storage
+
+    init(_ initial: Value) {
+        let storage = MutableProperty<Value>.Storage(initial)
+        let core = SignalCore<Change<Value>>()
+        self.storage = storage
+        node = PropertyNode(core: core, read: { core.withLock { storage.value } })
+    }
+
+    func set(_ value: Value) {
+        let storage = self.storage
+        node.core.send {
+            storage.value = value
+            return (.invalidate, .changed(value))
+        }
     }
 }
 

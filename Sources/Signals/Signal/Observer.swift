@@ -115,6 +115,9 @@ final class ForwardObserver<Value>: Observer<Value>, @unchecked Sendable {
 ///
 /// `extract` picks what the closure gets from an event (a property's change carries its
 /// value; its other steps are dropped before any hop to the main queue).
+///
+/// Disposing drops the values still queued; completing does not: they are delivered, and
+/// the closure is let go behind them.
 @usableFromInline
 final class MainActorObserver<Value, Payload: Sendable>: Observer<Value>, @unchecked Sendable {
     // Safe to share: `action` is guarded by `lock`, `queued` is atomic, and the core
@@ -123,6 +126,8 @@ final class MainActorObserver<Value, Payload: Sendable>: Observer<Value>, @unche
     private var action: (@MainActor (Payload) -> Void)?
     private let extract: (Value) -> Payload?
     private let queued = Atomic<Int>(0)
+    /// Set when the signal completed (rather than the observer being disposed).
+    private let completed = Atomic<Bool>(false)
 
     init(extract: @escaping (Value) -> Payload?, _ action: @escaping @MainActor (Payload) -> Void) {
         self.extract = extract
@@ -144,12 +149,26 @@ final class MainActorObserver<Value, Payload: Sendable>: Observer<Value>, @unche
     /// Runs the closure with `value`; called on the main queue only.
     private func run(_ value: Payload) {
         defer { queued.subtract(1, ordering: .acquiringAndReleasing) }
-        guard !isDisposed, let action = lock.withLock({ action }) else { return }
+        guard !isDisposed || completed.load(ordering: .acquiring), let action = lock.withLock({ action }) else { return }
         MainActor.assumeIsolated { action(value) }
     }
 
     @usableFromInline
+    override func complete() {
+        completed.store(true, ordering: .releasing)
+    }
+
+    @usableFromInline
     override func clear() {
+        // After completion, values may still be queued: the closure goes behind them.
+        if completed.load(ordering: .acquiring), queued.load(ordering: .acquiring) > 0 {
+            DispatchQueue.main.async { self.releaseAction() }
+        } else {
+            releaseAction()
+        }
+    }
+
+    private func releaseAction() {
         let action = lock.withLock { () -> (@MainActor (Payload) -> Void)? in
             defer { self.action = nil }
             return self.action

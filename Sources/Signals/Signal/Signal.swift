@@ -71,17 +71,17 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
         core.add(ClosureObserver(onValue: nil, onCompleted: action))
     }
 
-    /// A signal driven by work that starts now and stops when nobody listens any more.
+    /// A signal driven by work that starts when the first observer arrives and stops when
+    /// nobody listens any more.
     ///
-    /// `start` runs at once and gets the input to send on; it returns a disposable that
-    /// stops the work. That disposable is disposed once: when the signal completes, or once
-    /// the returned signal is released and its last observer has left (not while someone
-    /// still holds the signal, who may observe it later). `flatMapLatest` over such signals
-    /// stops the work it switches away from.
+    /// `start` runs once, on the thread of the first `observe` (after that observer is
+    /// registered, so it misses nothing the work sends), and gets the input to send on; it
+    /// returns a disposable that stops the work. That disposable is disposed once: when the
+    /// signal completes, or once the returned signal is released and its last observer has
+    /// left. `flatMapLatest` over such signals stops the work it switches away from.
     ///
     /// The work must keep `input` for as long as it may send: freeing the input completes
-    /// the signal, which stops the work at once. Like every signal this one is hot: what
-    /// the work sends before anyone observes is dropped.
+    /// the signal, which stops the work at once.
     ///
     /// ```swift
     /// let results = Signal<Page> { input in
@@ -89,19 +89,15 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
     ///     return AnyDisposable { request.cancel() }
     /// }
     /// ```
-    public convenience init(_ start: (Input) -> Disposable) {
+    public convenience init(_ start: @escaping @Sendable (Input) -> Disposable) {
         let core = SignalCore<Value>()
         self.init(core: core)
-        core.addUpstream(start(Input(core: core)))
+        core.start = { [unowned core] in core.addUpstream(start(Input(core: core))) }
     }
 
-    /// A signal of the values `operation` sends, produced by a task that starts now; the
-    /// signal completes when `operation` returns, and the task is cancelled once nobody
-    /// listens any more (as with `init(_:)`).
-    ///
-    /// The task runs concurrently with the caller, so what it sends before the signal is
-    /// observed is dropped: observe the signal at once (as `flatMapLatest` does) and let
-    /// `operation` await its work before sending.
+    /// A signal of the values `operation` sends, produced by a task that starts when the
+    /// first observer arrives; the signal completes when `operation` returns, and the task
+    /// is cancelled once nobody listens any more (as with `init(_:)`).
     ///
     /// ```swift
     /// let page = Signal<Page>.task { input in

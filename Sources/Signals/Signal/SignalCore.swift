@@ -45,6 +45,8 @@ final class SignalCore<Value>: @unchecked Sendable {
     /// The last committed value event (a property's current value, as delivered in order).
     @usableFromInline @exclusivity(unchecked) var committed: Value?
     @usableFromInline @exclusivity(unchecked) var commitCount = 0
+    /// Work to start when the first observer arrives (`Signal.init(_:)`); run once.
+    @usableFromInline @exclusivity(unchecked) var start: (() -> Void)?
 
     @usableFromInline init() {}
 
@@ -72,8 +74,11 @@ final class SignalCore<Value>: @unchecked Sendable {
         observers.append(observer)
         observersVersion &+= 1
         observer.core = self
+        let starting = start
+        start = nil
         guard let initial else {
             lock.unlock()
+            starting?()
             return observer
         }
         if isDelivering {
@@ -81,12 +86,14 @@ final class SignalCore<Value>: @unchecked Sendable {
                 if !observer.isDisposed { observer.receive(initial()) }
             }, observers: []))
             lock.unlock()
+            starting?()
             return observer
         }
         isDelivering = true
         lock.unlock()
         if !observer.isDisposed { observer.receive(initial()) }
         leave()
+        starting?()
         return observer
     }
 
