@@ -109,7 +109,7 @@ import Testing
             (.success(.json(["items": "wrong type"])), APIResult(kind: .invalidResponse, message: "items missing")),
             (.success(.json(["nothing": true])), APIResult(kind: .invalidResponse, message: "items missing")),
             (.failure(.timeout), APIResult(kind: .timeout, message: "no response in time")),
-            (.failure(.noNetwork), APIResult(kind: .noNetwork, message: "the network is unreachable")),
+            (.failure(.noNetwork), APIResult(kind: .noNetwork, message: "cannot reach https://api.example/v1")),
             (.failure(.failed("reset")), APIResult(kind: .invalidResponse, message: "reset")),
         ]
         for (outcome, expected) in cases {

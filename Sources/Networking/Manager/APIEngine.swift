@@ -92,7 +92,9 @@ public final class APIEngine: Sendable {
         let response: HTTPResponse
         switch outcome {
         case .failure(.timeout): return (APIResult(kind: .timeout, message: "no response in time"), nil)
-        case .failure(.noNetwork): return (APIResult(kind: .noNetwork, message: "the network is unreachable"), nil)
+        case .failure(.noNetwork):
+            // The network is up (reachability said so) but the server could not be reached.
+            return (APIResult(kind: .noNetwork, message: "cannot reach \(service.baseURL.absoluteString)"), nil)
         case .failure(.cancelled): return (APIResult(kind: .cancelled), nil)
         case .failure(.failed(let reason)): return (APIResult(kind: .invalidResponse, message: reason), nil)
         case .success(let received): response = received
