@@ -197,8 +197,6 @@ context.registerTargets()
 let routes = RoutePatchLoader(engine: engine, mediator: mediator) { problem in
     FileHandle.standardError.write(Data("homes: \(problem)\n".utf8))
 }
-// The patch applies before the first command, so piped sessions stay deterministic.
-await routes.load()
 let logic = ListingLogic(engine: engine)
 let listings = ListingListController(logic: logic, context: context)
 logic.show(.rent)
@@ -216,10 +214,11 @@ let endings = ProcessSignals.watch([SIGTERM, SIGHUP]) {
     DatabasePool.shared.closeAll()
     exit(0)
 }
+// The route patch applies before the first command, so piped sessions stay deterministic.
 if terminal.isInteractive {
-    await session.runInteractively()
+    await session.runInteractively { await routes.load() }
 } else {
-    await session.run { readLine() }
+    await session.run(from: PipedLines { readLine() }) { await routes.load() }
 }
 withExtendedLifetime((interrupts, endings)) {}
 DatabasePool.shared.closeAll()

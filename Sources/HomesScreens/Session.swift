@@ -44,8 +44,14 @@ public final class Session {
 
     /// Shows the first screen once its first work settled, then runs one line of `source`
     /// after another (each read once the previous one settled) until its end or `quit`.
-    public func run(from source: some LineSource) async {
+    /// `preparing` runs first, under a status line on a terminal (start-up work).
+    public func run(from source: some LineSource, preparing: (() async -> Void)? = nil) async {
         self.source = source
+        if let preparing {
+            if terminal.isInteractive { status.start("starting") }
+            await preparing()
+            status.stop()
+        }
         stack.showRoot()
         await settleAndShow()
         while let line = await source.nextLine(completer: completer()) {
@@ -53,14 +59,9 @@ public final class Session {
         }
     }
 
-    /// Runs the lines `nextLine` returns (called off the main actor), as a piped script.
-    public func run(nextLine: @escaping @Sendable () -> String?) async {
-        await run(from: PipedLines(nextLine))
-    }
-
     /// Runs on a terminal: the line editor shows the prompt and keeps the history.
-    public func runInteractively() async {
-        await run(from: TerminalLines(write: write))
+    public func runInteractively(preparing: (() async -> Void)? = nil) async {
+        await run(from: TerminalLines(write: write), preparing: preparing)
     }
 
     /// Runs one command line and waits until its work settled; false when the session

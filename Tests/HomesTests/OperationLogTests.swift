@@ -61,7 +61,7 @@ import Testing
         let session = Session(root: root, context: context,
                               terminal: Terminal(isInteractive: false, width: 60), lifecycle: [recorder]) { _ in }
         let lines = ScriptedLines(["open 1", "back", "favs", "back", "quit"])
-        await session.run { lines.next() }
+        await session.run(from: PipedLines { lines.next() })
         #expect(recorder.events == ["+listings", "-listings", "+detail", "-detail", "+listings", "-listings",
                                     "+favourites", "-favourites", "+listings"])
     }
