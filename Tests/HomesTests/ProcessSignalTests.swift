@@ -11,8 +11,7 @@ final class LiveHomes: Sendable {
     let process = Process()
     private let input = Pipe()
     private let output = Pipe()
-    private let received = Received()
-    private let arrived = NSCondition()
+    private let watched = WatchedOutput()
 
     init(_ arguments: [String]) throws {
         let homes = try #require(TranscriptTests.homes)
@@ -24,18 +23,11 @@ final class LiveHomes: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        output.fileHandleForReading.readabilityHandler = { [received, arrived] handle in
-            let data = handle.availableData
-            guard !data.isEmpty else { return handle.readabilityHandler = nil }
-            received.append(String(decoding: data, as: UTF8.self))
-            arrived.lock()
-            arrived.broadcast()
-            arrived.unlock()
-        }
+        watched.read(from: output.fileHandleForReading)
         try process.run()
     }
 
-    var text: String { received.text }
+    var text: String { watched.text }
 
     func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
@@ -43,13 +35,7 @@ final class LiveHomes: Sendable {
 
     /// Waits (at most `seconds`) until the output contains `marker` `count` times.
     func waitFor(_ marker: String, count: Int = 1, seconds: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        arrived.lock()
-        defer { arrived.unlock() }
-        while text.components(separatedBy: marker).count - 1 < count {
-            guard arrived.wait(until: deadline) else { return false }
-        }
-        return true
+        watched.waitUntil(seconds: seconds) { $0.components(separatedBy: marker).count - 1 >= count }
     }
 
     func finish() -> Int32 {
@@ -58,15 +44,37 @@ final class LiveHomes: Sendable {
     }
 }
 
-/// Output received so far, appended from the pipe's reading thread.
-final class Received: Sendable {
+/// What a child process writes, read on a thread of its own; tests wait for what they
+/// expect to appear, woken at each write (never by polling).
+final class WatchedOutput: Sendable {
     private let storage = Mutex("")
+    private let arrived = NSCondition()
 
-    func append(_ text: String) {
-        storage.withLock { $0 += text }
+    /// Starts reading `handle` until its end.
+    func read(from handle: FileHandle) {
+        handle.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return handle.readabilityHandler = nil }
+            storage.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            arrived.lock()
+            arrived.broadcast()
+            arrived.unlock()
+        }
     }
 
+    /// Everything read so far.
     var text: String { storage.withLock { $0 } }
+
+    /// Waits until `condition` holds for the text (at most `seconds`); whether it does.
+    func waitUntil(seconds: Double = 20, _ condition: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        arrived.lock()
+        defer { arrived.unlock() }
+        while !condition(text) {
+            guard arrived.wait(until: deadline) else { return false }
+        }
+        return true
+    }
 }
 
 @Suite(.serialized) struct ProcessSignalTests {

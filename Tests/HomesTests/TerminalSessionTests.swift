@@ -11,8 +11,7 @@ final class TerminalHomes: Sendable {
     let process = Process()
     private let master: Int32
     private let reading: FileHandle
-    private let received = Received()
-    private let arrived = NSCondition()
+    private let watched = WatchedOutput()
     let stateFolder = NSTemporaryDirectory() + "homes-state-\(UUID().uuidString)"
 
     init(columns: Int = 80, arguments: [String] = []) throws {
@@ -35,19 +34,12 @@ final class TerminalHomes: Sendable {
         process.standardOutput = tty
         process.standardError = tty
         reading = FileHandle(fileDescriptor: master, closeOnDealloc: false)
-        reading.readabilityHandler = { [received, arrived] handle in
-            let data = handle.availableData
-            guard !data.isEmpty else { return handle.readabilityHandler = nil }
-            received.append(String(decoding: data, as: UTF8.self))
-            arrived.lock()
-            arrived.broadcast()
-            arrived.unlock()
-        }
+        watched.read(from: reading)
         try process.run()
     }
 
     /// Everything the app wrote to the terminal.
-    var output: String { received.text }
+    var output: String { watched.text }
 
     /// The screen a person would see now.
     var screen: ScreenEmulator {
@@ -70,13 +62,11 @@ final class TerminalHomes: Sendable {
     /// Waits until `condition` holds for the output and the screen (at most `seconds`),
     /// looking again each time the app writes.
     func waitUntil(seconds: Double = 20, _ condition: (String, ScreenEmulator) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        arrived.lock()
-        defer { arrived.unlock() }
-        while !condition(output, screen) {
-            guard arrived.wait(until: deadline) else { return false }
+        watched.waitUntil(seconds: seconds) { output in
+            var screen = ScreenEmulator(columns: 80, height: 40)
+            screen.feed(output)
+            return condition(output, screen)
         }
-        return true
     }
 
     /// Clears the line (Ctrl-E, Ctrl-U), types quit and waits for the app to leave; one
