@@ -63,6 +63,7 @@ public struct APIService: Sendable {
 }
 
 /// The services an app talks to, by name. Thread-safe.
+// Safe to share: `services` is touched only under `lock`.
 public final class ServiceRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var services: [String: APIService] = [:]
