@@ -60,32 +60,41 @@ extension Signal {
                 case .value(let index, let value):
                     guard state.value.store(value, at: index) else { return }
                     output.emit(tuple(state.value.values, as: Value.self, repeat (each Other).self))
-                case .completed, .completedAt:
+                case .completed:
                     if state.value.complete() { output.emitCompleted() }
                 }
-            }
-            var count = 0
-            func attach<Input: Sendable>(_ signal: Signal<Input>) {
-                let index = count
-                count += 1
-                signal.forward(to: output, value: { output.serialize(.value(index, $0), step) },
-                               completed: { output.serialize(.completed, step) })
             }
             var inputs = 1
             for _ in repeat each others { inputs += 1 }
             state.value.inputs = inputs
-            attach(first)
-            for other in repeat each others { attach(other) }
+            forwardIndexed(first, repeat each others, to: output, step)
         }
+    }
+
+    /// Forwards `first` and each of `others` to `output`, every event tagged with its
+    /// input's index (0 for `first`) and run by `step` inside `output`'s serialized section.
+    static func forwardIndexed<each Other: Sendable, Output>(
+        _ first: Signal<Value>,
+        _ others: repeat Signal<each Other>,
+        to output: SignalCore<Output>,
+        _ step: @escaping (IndexedEvent) -> Void
+    ) {
+        var count = 0
+        func attach<Input: Sendable>(_ signal: Signal<Input>) {
+            let index = count
+            count += 1
+            signal.forward(to: output, value: { output.serialize(.value(index, $0), step) },
+                           completed: { output.serialize(.completed(index), step) })
+        }
+        attach(first)
+        for other in repeat each others { attach(other) }
     }
 }
 
 /// An event of one of several inputs of a combining operator, tagged with its index.
 enum IndexedEvent {
     case value(Int, any Sendable)
-    /// An input completed, for operators that care which one.
-    case completedAt(Int)
-    case completed
+    case completed(Int)
 }
 
 /// The latest value of each input of `combineLatest`, type-erased, at the input's index.

@@ -51,8 +51,7 @@ extension Signal {
             let step: (IndexedEvent) -> Void = { event in
                 switch event {
                 case .value(let index, let value): queues[index].append(value)
-                case .completedAt(let index): done[index] = true
-                case .completed: break
+                case .completed(let index): done[index] = true
                 }
                 while queues.allSatisfy({ !$0.isEmpty }) {
                     let values = queues.indices.map { queues[$0].removeFirst() }
@@ -62,15 +61,7 @@ extension Signal {
                     output.emitCompleted()
                 }
             }
-            var count = 0
-            func attach<Input: Sendable>(_ signal: Signal<Input>) {
-                let index = count
-                count += 1
-                signal.forward(to: output, value: { output.serialize(.value(index, $0), step) },
-                               completed: { output.serialize(.completedAt(index), step) })
-            }
-            attach(first)
-            for other in repeat each others { attach(other) }
+            forwardIndexed(first, repeat each others, to: output, step)
         }
     }
 }
