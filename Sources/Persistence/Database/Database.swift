@@ -37,13 +37,22 @@ public struct TableChange: Sendable, Equatable {
     public init(table: String) {
         self.table = table
     }
+
+    /// Whether both changes are of the same table (its name compared by its exact bytes,
+    /// as SQLite does) and touched the same rows.
+    public static func == (lhs: TableChange, rhs: TableChange) -> Bool {
+        ExactText(lhs.table) == ExactText(rhs.table) && lhs.inserted == rhs.inserted && lhs.updated == rhs.updated
+            && lhs.deleted == rhs.deleted && lhs.truncated == rhs.truncated
+    }
 }
 
 /// One SQLite database file behind one serialized connection, opened on first use.
 ///
 /// Safe from any thread: every use of the connection is serialized (a transaction holds
 /// it for its whole body, so other threads wait). Get one per file from `DatabasePool`.
-/// Values are always bound (`sqlite3_bind_*`), never spliced into SQL.
+/// Values are always bound (`sqlite3_bind_*`), never spliced into SQL. SQL text, table and
+/// column names and parameter names are compared by their exact UTF-8 bytes, as SQLite
+/// compares them, never by Swift's canonical equivalence.
 ///
 /// ```swift
 /// let database = DatabasePool.shared.database(at: "/tmp/homes.sqlite")
@@ -57,7 +66,8 @@ public final class Database: @unchecked Sendable {
     public let path: String
     private let lock = NSRecursiveLock()
     private var handle: OpaquePointer?
-    private var statements: [String: OpaquePointer] = [:]
+    /// Prepared statements by their exact SQL text.
+    private var statements: [ExactText: OpaquePointer] = [:]
     private var transactionDepth = 0
     /// Set when SQLite rolled the open transaction back by itself (ON CONFLICT ROLLBACK,
     /// a trigger, a full disk): every statement then fails until the transaction unwinds.
@@ -65,14 +75,14 @@ public final class Database: @unchecked Sendable {
     /// How many frames of the thread holding `lock` hold it; observers are only told
     /// of changes by the outermost frame, never while the lock is held.
     private var heldDepth = 0
-    private var preparedTables: Set<String> = []
+    private var preparedTables: Set<ExactText> = []
     /// Changes of the statement running now; kept only if it succeeds.
-    private var statementChanges: [String: TableChange] = [:]
+    private var statementChanges: [ExactText: TableChange] = [:]
     /// Changes of the open transaction; kept only if it commits.
-    private var transactionChanges: [String: TableChange] = [:]
+    private var transactionChanges: [ExactText: TableChange] = [:]
     /// Committed changes not yet sent to observers.
-    private var readyChanges: [String: TableChange] = [:]
-    private var observers: [String: (output: Signal<TableChange>, input: Signal<TableChange>.Input)] = [:]
+    private var readyChanges: [ExactText: TableChange] = [:]
+    private var observers: [ExactText: (output: Signal<TableChange>, input: Signal<TableChange>.Input)] = [:]
 
     /// A database at `path`; nothing is opened until first use. Prefer `DatabasePool`.
     public init(path: String) {
@@ -206,14 +216,15 @@ public final class Database: @unchecked Sendable {
         return try body()
     }
 
-    private func merge(_ changes: [String: TableChange], into target: inout [String: TableChange]) {
+    private func merge(_ changes: [ExactText: TableChange], into target: inout [ExactText: TableChange]) {
         // Mutated in place: copying the accumulated change out and back would copy its
         // arrays on every statement (quadratic in a long transaction).
         for (table, change) in changes {
-            target[table, default: TableChange(table: table)].inserted += change.inserted
-            target[table, default: TableChange(table: table)].updated += change.updated
-            target[table, default: TableChange(table: table)].deleted += change.deleted
-            if change.truncated { target[table, default: TableChange(table: table)].truncated = true }
+            let empty = TableChange(table: table.text)
+            target[table, default: empty].inserted += change.inserted
+            target[table, default: empty].updated += change.updated
+            target[table, default: empty].deleted += change.deleted
+            if change.truncated { target[table, default: empty].truncated = true }
         }
     }
 
@@ -225,9 +236,10 @@ public final class Database: @unchecked Sendable {
     /// sends nothing. `Table.truncate()` sends `truncated`.
     public func changes(of table: String) -> Signal<TableChange> {
         locked {
-            if let existing = observers[table] { return existing.output }
+            let key = ExactText(table)
+            if let existing = observers[key] { return existing.output }
             let pipe = Signal<TableChange>.pipe()
-            observers[table] = pipe
+            observers[key] = pipe
             return pipe.output
         }
     }
@@ -237,9 +249,9 @@ public final class Database: @unchecked Sendable {
     func noteTruncated(_ table: String) {
         locked {
             if transactionDepth > 0 {
-                transactionChanges[table, default: TableChange(table: table)].truncated = true
+                transactionChanges[ExactText(table), default: TableChange(table: table)].truncated = true
             } else {
-                readyChanges[table, default: TableChange(table: table)].truncated = true
+                readyChanges[ExactText(table), default: TableChange(table: table)].truncated = true
             }
         }
     }
@@ -263,10 +275,11 @@ public final class Database: @unchecked Sendable {
 
     fileprivate func recordChange(operation: Int32, table: String, rowID: Int64) {
         // Mutated in place: copying the change out and back would copy its arrays each time.
+        let key = ExactText(table)
         switch operation {
-        case SQLITE_INSERT: statementChanges[table, default: TableChange(table: table)].inserted.append(rowID)
-        case SQLITE_UPDATE: statementChanges[table, default: TableChange(table: table)].updated.append(rowID)
-        case SQLITE_DELETE: statementChanges[table, default: TableChange(table: table)].deleted.append(rowID)
+        case SQLITE_INSERT: statementChanges[key, default: TableChange(table: table)].inserted.append(rowID)
+        case SQLITE_UPDATE: statementChanges[key, default: TableChange(table: table)].updated.append(rowID)
+        case SQLITE_DELETE: statementChanges[key, default: TableChange(table: table)].deleted.append(rowID)
         default: break
         }
     }
@@ -276,9 +289,10 @@ public final class Database: @unchecked Sendable {
     /// Runs `prepare` once per table name for this database.
     func prepareTable(named name: String, _ prepare: () throws -> Void) throws {
         try locked {
-            guard !preparedTables.contains(name) else { return }
+            let key = ExactText(name)
+            guard !preparedTables.contains(key) else { return }
             try prepare()
-            preparedTables.insert(name)
+            preparedTables.insert(key)
         }
     }
 
@@ -372,7 +386,7 @@ public final class Database: @unchecked Sendable {
                     String(cString: sqlite3_column_name(statement, $0))
                 }
                 names = columnNames
-                var row: Row = [:]
+                var row = Row()
                 for (index, name) in columnNames.enumerated() { row[name] = Self.value(of: statement, at: Int32(index)) }
                 rows.append(row)
             }
@@ -391,7 +405,8 @@ public final class Database: @unchecked Sendable {
     }
 
     private func prepared(_ sql: String, _ handle: OpaquePointer) throws -> OpaquePointer {
-        if let cached = statements[sql] { return cached }
+        let key = ExactText(sql)
+        if let cached = statements[key] { return cached }
         var statement: OpaquePointer?
         var rest = ""
         let code = sql.withCString { text -> Int32 in
@@ -412,19 +427,21 @@ public final class Database: @unchecked Sendable {
             sqlite3_finalize(victim.value)
             statements[victim.key] = nil
         }
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
 
     private func bind(positional: [SQLiteValue], named: [String: SQLiteValue]?, to statement: OpaquePointer, sql: String) throws {
         let expected = Int(sqlite3_bind_parameter_count(statement))
         if let named {
+            // Looked up by exact name: `:café` is not `:cafe\u{301}`.
+            let values = Dictionary(named.map { (ExactText($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
             for index in 1...max(1, expected) where index <= expected {
                 guard let rawName = sqlite3_bind_parameter_name(statement, Int32(index)) else {
                     throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "\(Self.abbreviate(sql)) mixes ? and named parameters")
                 }
                 let name = String(String(cString: rawName).dropFirst())
-                guard let value = named[name] else {
+                guard let value = values[ExactText(name)] else {
                     throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "no value for :\(name) in \(Self.abbreviate(sql))")
                 }
                 try bind(value, at: Int32(index), to: statement)
@@ -495,7 +512,8 @@ public final class DatabasePool: @unchecked Sendable {
     public static let shared = DatabasePool()
 
     private let lock = NSLock()
-    private var databases: [String: Database] = [:]
+    /// By exact path: file names that differ only in Unicode normalisation are two files.
+    private var databases: [ExactText: Database] = [:]
 
     /// An empty pool.
     public init() {}
@@ -510,11 +528,12 @@ public final class DatabasePool: @unchecked Sendable {
 
     /// The database for the file at `path` (created on first use).
     public func database(at path: String) -> Database {
-        let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        let key = ExactText(resolved)
         lock.lock()
         defer { lock.unlock() }
         if let existing = databases[key] { return existing }
-        let database = Database(path: key)
+        let database = Database(path: resolved)
         databases[key] = database
         return database
     }

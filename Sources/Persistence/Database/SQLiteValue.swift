@@ -74,6 +74,3 @@ extension SQLiteValue: CustomStringConvertible {
         }
     }
 }
-
-/// One row: column name to value.
-public typealias Row = [String: SQLiteValue]

@@ -15,8 +15,9 @@ extension Record where Self: Codable {
     /// The encoded properties that `table` has columns for.
     public func row(for table: any Table) throws -> Row {
         let all = try RowEncoder.encode(self)
-        let columns = Set(table.columns.map(\.name))
-        return all.filter { columns.contains($0.key) }
+        var row = Row()
+        for column in table.columns { row[column.name] = all[column.name] }
+        return row
     }
 
     /// Decodes the record from `row`.

@@ -14,7 +14,7 @@ enum RowEncoder {
     }
 
     final class Storage {
-        var row: Row = [:]
+        var row = Row()
         var problem: String?
     }
 
@@ -194,7 +194,7 @@ enum RowDecoder {
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let row: Row
         var codingPath: [any CodingKey] = []
-        var allKeys: [Key] { row.keys.compactMap { Key(stringValue: $0) } }
+        var allKeys: [Key] { row.columns.compactMap { Key(stringValue: $0) } }
 
         func contains(_ key: Key) -> Bool { row[key.stringValue] != nil }
 

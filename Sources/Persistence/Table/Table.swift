@@ -47,7 +47,8 @@ public struct TableIndex: Sendable, Equatable {
 }
 
 /// One SQLite table with weak logic: what it holds and the checks rows must pass. It is
-/// created on first use; every operation binds its values.
+/// created on first use; every operation binds its values. Table and column names are
+/// compared by their exact UTF-8 bytes, as SQLite compares them.
 ///
 /// ```swift
 /// struct FavoriteTable: Table {
@@ -92,19 +93,21 @@ extension Table {
         try database.prepareTable(named: name) {
             let definitions = columns.map { column -> String in
                 var text = "\(Database.quote(column.name)) \(column.type.rawValue)"
-                if column.name == primaryKey { text += " PRIMARY KEY" }
+                if ExactText(column.name) == ExactText(primaryKey) { text += " PRIMARY KEY" }
                 if column.isNotNull { text += " NOT NULL" }
                 if column.isUnique { text += " UNIQUE" }
                 return text
             }
             try database.execute("CREATE TABLE IF NOT EXISTS \(quotedName) (\(definitions.joined(separator: ", ")))")
             let existing = try database.fetch("SELECT name, type FROM pragma_table_info(?)", [.text(name)])
-            var types: [String: String] = [:]
+            var types: [ExactText: String] = [:]
             for row in existing {
-                if let column = row["name"]?.stringValue { types[column] = row["type"]?.stringValue?.uppercased() ?? "" }
+                if let column = row["name"]?.stringValue {
+                    types[ExactText(column)] = row["type"]?.stringValue?.uppercased() ?? ""
+                }
             }
             for column in columns {
-                guard let type = types[column.name] else {
+                guard let type = types[ExactText(column.name)] else {
                     throw DatabaseError(.schemaMismatch,
                                         "table \(name) in \(database.path) has no column \(column.name); migrate it first")
                 }
@@ -133,13 +136,13 @@ extension Table {
     public func insert(_ row: Row) throws -> Int64 {
         try prepare()
         try validate(row)
-        let names = row.keys.sorted()
+        let names = Self.sortedColumns(of: row)
         guard !names.isEmpty else {
             return try database.execute("INSERT INTO \(quotedName) DEFAULT VALUES").lastInsertRowID
         }
         let sql = "INSERT INTO \(quotedName) (\(names.map(Database.quote).joined(separator: ", "))) "
             + "VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-        return try database.execute(sql, names.map { row[$0]! }).lastInsertRowID
+        return try database.execute(sql, names.map { row[$0] ?? .null }).lastInsertRowID
     }
 
     /// Inserts every row in one transaction: all or none. Returns their rowids.
@@ -155,15 +158,16 @@ extension Table {
     public func upsert(_ row: Row, uniqueKey: [String]) throws -> Int64 {
         try prepare()
         try validate(row)
-        let names = row.keys.sorted()
-        let updates = names.filter { !uniqueKey.contains($0) }
+        let names = Self.sortedColumns(of: row)
+        let keyColumns = Set(uniqueKey.map(ExactText.init))
+        let updates = names.filter { !keyColumns.contains(ExactText($0)) }
             .map { "\(Database.quote($0)) = excluded.\(Database.quote($0))" }
         let conflict = uniqueKey.map(Database.quote).joined(separator: ", ")
         let action = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates.joined(separator: ", "))"
         let sql = "INSERT INTO \(quotedName) (\(names.map(Database.quote).joined(separator: ", "))) "
             + "VALUES (\(names.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT (\(conflict)) \(action)"
         return try database.transaction(.immediate) { database in
-            try database.execute(sql, names.map { row[$0]! })
+            try database.execute(sql, names.map { row[$0] ?? .null })
             let key = uniqueKey.map { "\(Database.quote($0)) = ?" }.joined(separator: " AND ")
             let found = try database.fetch("SELECT rowid AS rowid FROM \(quotedName) WHERE \(key)", uniqueKey.map { row[$0] ?? .null })
             return found.first?["rowid"]?.int64Value ?? 0
@@ -228,8 +232,8 @@ extension Table {
         try validate(values)
         guard !values.isEmpty else { return 0 }
         var bindings = parameters
-        let assignments = values.keys.sorted().enumerated().map { offset, column -> String in
-            bindings["__set\(offset)"] = values[column]!
+        let assignments = Self.sortedColumns(of: values).enumerated().map { offset, column -> String in
+            bindings["__set\(offset)"] = values[column] ?? .null
             return "\(Database.quote(column)) = :__set\(offset)"
         }
         let sql = "UPDATE \(quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(condition)"
@@ -265,10 +269,16 @@ extension Table {
     }
 
     private func validate(_ row: Row) throws {
-        let known = Set(columns.map(\.name))
-        if let unknown = row.keys.first(where: { !known.contains($0) }) {
+        let known = Set(columns.map { ExactText($0.name) })
+        if let unknown = row.columns.first(where: { !known.contains(ExactText($0)) }) {
             throw DatabaseError(.invalidRecord, "table \(name) has no column \(unknown)")
         }
         try check(row)
+    }
+
+    /// The row's column names in byte order, so the same columns always give the same SQL
+    /// text (and reuse its prepared statement).
+    private static func sortedColumns(of row: Row) -> [String] {
+        row.columns.sorted { ExactText($0) < ExactText($1) }
     }
 }
