@@ -52,7 +52,9 @@ public struct TableChange: Sendable, Equatable {
 /// it for its whole body, so other threads wait). Get one per file from `DatabasePool`.
 /// Values are always bound (`sqlite3_bind_*`), never spliced into SQL. SQL text, table and
 /// column names and parameter names are compared by their exact UTF-8 bytes, as SQLite
-/// compares them, never by Swift's canonical equivalence.
+/// compares them, never by Swift's canonical equivalence. A double-quoted name is always a
+/// name: one that is no column is an error, never the string literal SQLite's legacy mode
+/// would make it.
 ///
 /// ```swift
 /// let database = DatabasePool.shared.database(at: "/tmp/homes.sqlite")
@@ -76,6 +78,8 @@ public final class Database: @unchecked Sendable {
     /// of changes by the outermost frame, never while the lock is held.
     private var heldDepth = 0
     private var preparedTables: Set<ExactText> = []
+    /// The columns each table had when last looked at (see `checkColumns`).
+    private var knownColumns: [ExactText: Set<ExactText>] = [:]
     /// Changes of the statement running now; kept only if it succeeds.
     private var statementChanges: [ExactText: TableChange] = [:]
     /// Changes of the open transaction; kept only if it commits.
@@ -296,6 +300,23 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Throws an error naming the first of `columns` that `table` does not have. The columns
+    /// are read from SQLite and kept; they are read again when a name is not among them, so
+    /// a column added since is found.
+    func checkColumns(_ columns: [String], of table: String) throws {
+        try locked {
+            let key = ExactText(table)
+            let wanted = columns.map(ExactText.init)
+            if let known = knownColumns[key], wanted.allSatisfy(known.contains) { return }
+            let rows = try fetch("SELECT name FROM pragma_table_info(?)", [.text(table)])
+            let known = Set(rows.compactMap { $0["name"]?.stringValue.map(ExactText.init) })
+            knownColumns[key] = known
+            if let missing = wanted.first(where: { !known.contains($0) }) {
+                throw DatabaseError(.sqlite(code: SQLITE_ERROR), "no column \"\(missing.text)\" in table \(table)")
+            }
+        }
+    }
+
     // MARK: - Connection
 
     private func connection() throws -> OpaquePointer {
@@ -310,6 +331,11 @@ public final class Database: @unchecked Sendable {
         }
         sqlite3_busy_timeout(opened, 5_000)
         sqlite3_extended_result_codes(opened, 0)
+        // A double-quoted name is always a name: an unknown one is an error, never text.
+        guard csqlite_refuse_double_quoted_strings(opened) == SQLITE_OK else {
+            sqlite3_close_v2(opened)
+            throw DatabaseError(.cannotOpen, "cannot configure the database at \(path)")
+        }
         // Reading the schema proves the file is a database before anything is written.
         do {
             try Self.check(sqlite3_exec(opened, "SELECT count(*) FROM sqlite_master", nil, nil, nil), opened,

@@ -48,7 +48,9 @@ public struct TableIndex: Sendable, Equatable {
 
 /// One SQLite table with weak logic: what it holds and the checks rows must pass. It is
 /// created on first use; every operation binds its values. Table and column names are
-/// compared by their exact UTF-8 bytes, as SQLite compares them.
+/// compared by their exact UTF-8 bytes, as SQLite compares them. A column the table does
+/// not have is an error naming it, whether passed by name or double-quoted in a condition
+/// (SQLite never reads `"colour"` as the text 'colour').
 ///
 /// ```swift
 /// struct FavoriteTable: Table {
@@ -158,6 +160,7 @@ extension Table {
     public func upsert(_ row: Row, uniqueKey: [String]) throws -> Int64 {
         try prepare()
         try validate(row)
+        try database.checkColumns(uniqueKey, of: name)
         let names = Self.sortedColumns(of: row)
         let keyColumns = Set(uniqueKey.map(ExactText.init))
         let updates = names.filter { !keyColumns.contains(ExactText($0)) }
@@ -214,9 +217,11 @@ extension Table {
         return rows.first?["n"]?.intValue ?? 0
     }
 
-    /// The rows whose `column` holds one of `values`.
+    /// The rows whose `column` holds one of `values`; a column the table does not have is
+    /// an error naming it.
     public func find(_ column: String, in values: [SQLiteValue]) throws -> [Row] {
         try prepare()
+        try database.checkColumns([column], of: name)
         guard !values.isEmpty else { return [] }
         let marks = values.map { _ in "?" }.joined(separator: ", ")
         return try database.fetch("SELECT * FROM \(quotedName) WHERE \(Database.quote(column)) IN (\(marks)) "
