@@ -94,6 +94,34 @@ import Testing
         #expect(throws: DatabaseError(.schemaMismatch, "column listing.price is TEXT, expected REAL")) { _ = try other.count() }
     }
 
+    @Test func nanIsRefusedBeforeWritingNotStoredAsNull() throws {
+        let folder = TemporaryFolder()
+        let table = ListingTable(database: folder.database())
+        let id = try table.insert(listing("a", "Loft", price: 2_500))
+        do {
+            try table.insert(listing("b", "Studio", price: .nan))
+            Issue.record("expected an error")
+        } catch let error as DatabaseError {
+            #expect(error.kind == .invalidRecord)
+            #expect(error.message.contains("listing.price is NaN"))
+        }
+        #expect(throws: DatabaseError.self) { try table.update(primaryKey: .integer(id), ["price": .real(.nan)]) }
+        #expect(throws: DatabaseError.self) { try table.insert([listing("c", "Villa"), listing("d", "Flat", price: .nan)]) }
+        #expect(throws: DatabaseError.self) {
+            try table.database.execute("UPDATE listing SET price = ? WHERE id = ?", [.real(.nan), .integer(id)])
+        }
+        #expect(try table.findAll().map { $0["price"] } == [.real(2_500)])
+    }
+
+    @Test func aRecordHoldingNaNIsRefused() throws {
+        struct Reading: Codable, Record { var code: String; var title: String; var price: Double }
+        let folder = TemporaryFolder()
+        let table = ListingTable(database: folder.database())
+        #expect(throws: DatabaseError.self) { try table.insert(Reading(code: "a", title: "Loft", price: .nan)) }
+        try table.insert(Reading(code: "b", title: "Studio", price: .infinity))
+        #expect(try table.findAll().map { $0["price"] } == [.real(.infinity)])
+    }
+
     @Test func badSQLIsAnErrorWithTheStatement() throws {
         let folder = TemporaryFolder()
         let database = folder.database()

@@ -54,7 +54,8 @@ public struct TableChange: Sendable, Equatable {
 /// column names and parameter names are compared by their exact UTF-8 bytes, as SQLite
 /// compares them, never by Swift's canonical equivalence. A double-quoted name is always a
 /// name: one that is no column is an error, never the string literal SQLite's legacy mode
-/// would make it.
+/// would make it. NaN, which SQLite would quietly store as NULL, is refused before anything
+/// runs.
 ///
 /// ```swift
 /// let database = DatabasePool.shared.database(at: "/tmp/homes.sqlite")
@@ -486,7 +487,12 @@ public final class Database: @unchecked Sendable {
         switch value {
         case .null: code = sqlite3_bind_null(statement, index)
         case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
-        case .real(let number): code = sqlite3_bind_double(statement, index, number)
+        case .real(let number):
+            // SQLite has no NaN: it would quietly keep NULL instead.
+            guard !number.isNaN else {
+                throw DatabaseError(.invalidRecord, "value \(index) is NaN, which SQLite cannot store (it would keep NULL); nothing was written")
+            }
+            code = sqlite3_bind_double(statement, index, number)
         case .text(let text):
             // Bound by byte count, so text holding NUL characters is stored whole.
             var utf8 = text

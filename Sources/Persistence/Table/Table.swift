@@ -133,7 +133,7 @@ extension Table {
 
     // MARK: - Insert
 
-    /// Inserts `row` (columns not named by the table are refused); returns its rowid.
+    /// Inserts `row` (columns not named by the table, and NaN, are refused); returns its rowid.
     @discardableResult
     public func insert(_ row: Row) throws -> Int64 {
         try prepare()
@@ -277,6 +277,9 @@ extension Table {
         let known = Set(columns.map { ExactText($0.name) })
         if let unknown = row.columns.first(where: { !known.contains(ExactText($0)) }) {
             throw DatabaseError(.invalidRecord, "table \(name) has no column \(unknown)")
+        }
+        if let column = row.columns.first(where: { row[$0]?.doubleValue?.isNaN == true }) {
+            throw DatabaseError(.invalidRecord, "\(name).\(column) is NaN, which SQLite cannot store (it would keep NULL)")
         }
         try check(row)
     }
