@@ -175,7 +175,7 @@ public final class HomesAPIServer: Sendable {
         let slice = items[start..<min(items.count, start + size)]
         let prefix = service.keyPrefix
         let encoded: [JSONValue] = slice.map { listing in
-            var object: [String: JSONValue] = [
+            var object: JSONObject = [
                 prefix + "id": .number(Double(listing.id)),
                 prefix + "name": .string(listing.name),
                 prefix + "title": .string(listing.title),

@@ -63,7 +63,8 @@ struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws -> JSONValue {
         index += 1
-        var members: [String: JSONValue] = [:]
+        // Names compare by Unicode scalars (RFC 8259); a repeated name keeps its last value.
+        var members = JSONObject()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1

@@ -9,9 +9,10 @@ public enum JSONValue: Sendable, Hashable {
     case number(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    /// An object; its member names compare by Unicode scalars (see `JSONObject`).
+    case object(JSONObject)
 
-    /// The value under `key` of an object, or nil.
+    /// The value under the member named exactly `key` of an object, or nil.
     public subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
@@ -55,7 +56,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The members, or nil for any other kind.
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONObject? {
         if case .object(let members) = self { return members }
         return nil
     }
@@ -73,7 +74,8 @@ extension JSONValue {
         self = try JSONParser.parse(data)
     }
 
-    /// Compact JSON text with sorted keys, so equal values encode to equal bytes.
+    /// Compact JSON text with keys sorted by their Unicode scalars, so equal values encode
+    /// to equal bytes.
     public func encoded() -> Data {
         var text = ""
         write(to: &text)
@@ -102,9 +104,9 @@ extension JSONValue {
             text += "]"
         case .object(let members):
             text += "{"
-            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            for (index, member) in members.sortedMembers.enumerated() {
                 if index > 0 { text += "," }
-                JSONValue.writeString(member.key, to: &text)
+                JSONValue.writeString(member.name, to: &text)
                 text += ":"
                 member.value.write(to: &text)
             }
@@ -143,9 +145,9 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    /// An object.
+    /// An object; a name given twice keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .object(JSONObject(members: elements))
     }
     /// `null`.
     public init(nilLiteral: ()) { self = .null }
