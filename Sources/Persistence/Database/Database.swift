@@ -57,6 +57,12 @@ public struct TableChange: Sendable, Equatable {
 /// would make it. NaN, which SQLite would quietly store as NULL, is refused before anything
 /// runs.
 ///
+/// A database whose file or folder is write-protected (not writable by this process, or
+/// without any write permission bit, which counts even for root) opens read-only: reads
+/// work, and writes fail with `.readOnly`, saying so. In a write-protected folder the file
+/// is read as it is on disk, since SQLite could not create its shared-memory file there.
+/// A missing folder is never created: opening fails, naming it.
+///
 /// ```swift
 /// let database = DatabasePool.shared.database(at: "/tmp/homes.sqlite")
 /// try database.execute("CREATE TABLE IF NOT EXISTS note (id INTEGER PRIMARY KEY, text TEXT)")
@@ -110,6 +116,14 @@ public final class Database: @unchecked Sendable {
         statements = [:]
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
+    }
+
+    /// Whether the database is open read-only: its file or folder is write-protected.
+    /// Opens it if it is not open yet.
+    public var isReadOnly: Bool {
+        get throws {
+            try locked { sqlite3_db_readonly(try connection(), "main") == 1 }
+        }
     }
 
     // MARK: - Statements
@@ -322,9 +336,9 @@ public final class Database: @unchecked Sendable {
 
     private func connection() throws -> OpaquePointer {
         if let handle { return handle }
+        let mode = try OpeningMode(path: path)
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        let code = sqlite3_open_v2(mode.filename(for: path), &opened, mode.flags, nil)
         guard code == SQLITE_OK, let opened else {
             let reason = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let opened { sqlite3_close_v2(opened) }
@@ -340,7 +354,8 @@ public final class Database: @unchecked Sendable {
         // Reading the schema proves the file is a database before anything is written.
         do {
             try Self.check(sqlite3_exec(opened, "SELECT count(*) FROM sqlite_master", nil, nil, nil), opened,
-                           context: "\(path) is not a usable SQLite database")
+                           context: mode == .readWrite ? "\(path) is not a usable SQLite database"
+                               : "\(path) is read-only and could not be read")
             if sqlite3_db_readonly(opened, "main") == 0 {
                 try Self.check(sqlite3_exec(opened, "PRAGMA journal_mode=WAL", nil, nil, nil), opened,
                                context: "cannot use write-ahead logging for \(path)")
@@ -405,6 +420,9 @@ public final class Database: @unchecked Sendable {
                 guard code == SQLITE_ROW else {
                     statementChanges = [:]
                     if transactionDepth > 0 && sqlite3_get_autocommit(handle) != 0 { transactionAborted = true }
+                    if code & 0xff == SQLITE_READONLY {
+                        throw DatabaseError(.readOnly, "cannot run \(Self.abbreviate(sql)): \(path) is read-only")
+                    }
                     throw Self.error(code: code, handle: handle, context: "cannot run \(Self.abbreviate(sql))")
                 }
                 // Column names are read after stepping: a statement re-prepared after a
