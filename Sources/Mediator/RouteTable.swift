@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why a route patch was rejected.
 public struct RoutePatchError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -23,22 +28,84 @@ public protocol RoutePatchStore: Sendable {
 }
 
 /// A route patch store in a file.
+///
+/// A patch is written whole or not at all: into a temporary file in the same folder (named
+/// `.<file name>.<process id>.<random>.tmp`, which `load()` never reads), flushed to disk,
+/// then renamed over the file. The folder is created (mode 0700) when missing. Making a
+/// store removes the temporaries of processes that died while writing (killed, say), so
+/// none are left behind for good.
 public struct FileRoutePatchStore: RoutePatchStore {
     /// The file.
     public let url: URL
 
-    /// Stores the patch in `url`.
+    /// Stores the patch in `url`, after removing temporaries left beside it by dead writers.
     public init(url: URL) {
         self.url = url
+        removeStaleTemporaries()
     }
 
+    /// The stored patch, or nil when there is none or it cannot be read.
     public func load() -> Data? {
         try? Data(contentsOf: url)
     }
 
+    /// Replaces the stored patch with `patch`, in one step; on failure the previous one stays.
     public func save(_ patch: Data) {
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? patch.write(to: url, options: .atomic)
+        _ = replace(with: patch)
+    }
+
+    /// The start of the name of every temporary this store writes.
+    private var temporaryPrefix: String { "." + url.lastPathComponent + "." }
+
+    private func replace(with patch: Data) -> Bool {
+        let folder = url.deletingLastPathComponent()
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])) != nil else { return false }
+        let name = temporaryPrefix + "\(getpid()).\(String(UInt32.random(in: .min ... .max), radix: 16)).tmp"
+        let temporary = folder.appendingPathComponent(name).path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        let written = Self.writeAll(patch, to: descriptor) && fsync(descriptor) == 0
+        close(descriptor)
+        guard written, rename(temporary, url.path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        // The rename reaches the disk with the folder's entry.
+        let folderDescriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+        return true
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = write(descriptor, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+    }
+
+    /// Removes the temporaries of processes that are gone; a live process's temporary may
+    /// be in the middle of its write and stays.
+    private func removeStaleTemporaries() {
+        let folder = url.deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let prefix = Array(temporaryPrefix.utf8)
+        for name in names where name.utf8.starts(with: prefix) && name.hasSuffix(".tmp") {
+            let fields = name.utf8.dropFirst(prefix.count).split(separator: UInt8(ascii: "."))
+            guard fields.count == 3, let writer = pid_t(String(decoding: fields[0], as: UTF8.self)), writer > 0
+            else { continue }
+            let alive = writer == getpid() || kill(writer, 0) == 0 || errno == EPERM
+            if !alive { unlink(folder.appendingPathComponent(name).path) }
+        }
     }
 }
 

@@ -212,6 +212,51 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
     }
 }
 
+/// The file store writes a patch whole, through a temporary the loader never reads, and
+/// leaves no temporaries behind, even those of a writer that died.
+@Suite struct FileRoutePatchStoreTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString)")
+    var url: URL { folder.appendingPathComponent("routes.json") }
+
+    func contents() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    /// The id of a process that has exited.
+    func deadProcessID() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exit 0"]
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    @Test func savingReplacesTheFileAndLeavesNothingElse() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = FileRoutePatchStore(url: url)
+        store.save(Data("first".utf8))
+        store.save(Data("second".utf8))
+        #expect(store.load() == Data("second".utf8))
+        #expect(try contents() == ["routes.json"])
+    }
+
+    @Test func temporariesOfDeadWritersAreRemovedAndNeverLoaded() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("kept".utf8).write(to: url)
+        let dead = ".routes.json.\(try deadProcessID()).1a2b.tmp"
+        let live = ".routes.json.\(getpid()).3c4d.tmp"
+        let other = ".other.json.\(try deadProcessID()).5e6f.tmp"
+        for name in [dead, live, other] {
+            try Data("{half a patch".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        let store = FileRoutePatchStore(url: url)
+        #expect(try contents() == [other, live, "routes.json"].sorted())
+        #expect(store.load() == Data("kept".utf8))
+    }
+}
+
 @Suite struct FuzzTests {
     @Test func randomURLsAndParametersNeverCrash() {
         let mediator = makeMediator()
