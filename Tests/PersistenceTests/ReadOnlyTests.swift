@@ -41,6 +41,25 @@ import Testing
         expectRefusedWrite(table)
         #expect(throws: DatabaseError.self) { try table.delete(where: "1") }
         #expect(try table.count() == 2)
+        database.close()
+        // No shared-memory or log file made with the file's read-only permissions, which
+        // would keep writers out once it is writable again.
+        #expect(try contents(of: folder) == ["ro.sqlite"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        try ListingTable(database: DatabasePool().database(at: path)).insert(listing("c", "Villa"))
+    }
+
+    @Test func aPendingWriteAheadLogIsReadWithTheWriteProtectedFile() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path("pending.sqlite")
+        let writer = DatabasePool().database(at: path)
+        try ListingTable(database: writer).insert([listing("a", "Loft"), listing("b", "Studio")])
+        // The writer stays open: its rows wait in the log, not yet in the file.
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        let reader = DatabasePool().database(at: path)
+        #expect(try reader.isReadOnly)
+        #expect(try ListingTable(database: reader).count() == 2)
+        writer.close()
     }
 
     @Test func aDatabaseInAWriteProtectedFolderIsReadAndNothingIsWrittenBesideIt() throws {

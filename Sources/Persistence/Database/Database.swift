@@ -59,9 +59,10 @@ public struct TableChange: Sendable, Equatable {
 ///
 /// A database whose file or folder is write-protected (not writable by this process, or
 /// without any write permission bit, which counts even for root) opens read-only: reads
-/// work, and writes fail with `.readOnly`, saying so. In a write-protected folder the file
-/// is read as it is on disk, since SQLite could not create its shared-memory file there.
-/// A missing folder is never created: opening fails, naming it.
+/// work, and writes fail with `.readOnly`, saying so. Unless a journal or write-ahead log
+/// waits beside it, the file is then read as it is on disk, assuming no one changes it
+/// meanwhile, and nothing is created beside it. A missing folder is never created:
+/// opening fails, naming it.
 ///
 /// ```swift
 /// let database = DatabasePool.shared.database(at: "/tmp/homes.sqlite")
@@ -421,7 +422,7 @@ public final class Database: @unchecked Sendable {
                     statementChanges = [:]
                     if transactionDepth > 0 && sqlite3_get_autocommit(handle) != 0 { transactionAborted = true }
                     if code & 0xff == SQLITE_READONLY {
-                        throw DatabaseError(.readOnly, "cannot run \(Self.abbreviate(sql)): \(path) is read-only")
+                        throw DatabaseError(.readOnly, "the database \(path) is read-only; nothing was written")
                     }
                     throw Self.error(code: code, handle: handle, context: "cannot run \(Self.abbreviate(sql))")
                 }

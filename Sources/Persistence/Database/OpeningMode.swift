@@ -14,12 +14,14 @@ import Darwin
 enum OpeningMode: Equatable {
     /// Read and write, creating the file if it is missing.
     case readWrite
-    /// Read only: the file is write-protected, or its folder is while a journal or
-    /// write-ahead log waits beside it.
+    /// Read only, through SQLite's locks: the file or its folder is write-protected, and a
+    /// journal or write-ahead log waits beside it, to be read with it.
     case readOnly
-    /// Read only, the file as it is on disk (SQLite's immutable mode): its folder is
-    /// write-protected, so SQLite could not create the shared-memory file a WAL database
-    /// needs, and nothing waits in a journal or log beside it.
+    /// Read only, the file as it is on disk (SQLite's immutable mode): the file or its
+    /// folder is write-protected and nothing waits beside it. Nothing is created beside it
+    /// either: a read-only connection would otherwise leave a shared-memory file (which a
+    /// write-protected folder would not even allow), and one made with the database's
+    /// read-only permissions keeps later writers out after the file is made writable again.
     case immutable
 
     /// The mode for the database at `path`; throws when it cannot be opened at all: its
@@ -41,12 +43,12 @@ enum OpeningMode: Equatable {
             self = .readWrite
             return
         }
-        if folderProtected {
-            let pending = [path + "-wal", path + "-journal"].contains { Self.size(of: $0) > 0 }
-            self = pending ? .readOnly : .immutable
-        } else {
-            self = Self.isWriteProtected(path) ? .readOnly : .readWrite
+        guard folderProtected || Self.isWriteProtected(path) else {
+            self = .readWrite
+            return
         }
+        let pending = [path + "-wal", path + "-journal"].contains { Self.size(of: $0) > 0 }
+        self = pending ? .readOnly : .immutable
     }
 
     /// The flags for `sqlite3_open_v2`.
