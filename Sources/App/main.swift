@@ -21,8 +21,9 @@ usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N] [--now SECONDS]
   serve          serve the embedded API over HTTP on 127.0.0.1 (port 0 picks a free
                  one; the first line printed is the URL), until SIGINT or SIGTERM
   --api URL      use the HTTP API at URL instead of the embedded one
-  --db PATH      keep favourites in the SQLite file PATH
-                 (default: ~/.local/share/homes/homes.sqlite)
+  --db PATH      keep favourites in the SQLite file PATH, in a folder that exists
+                 (default: ~/.local/share/homes/homes.sqlite); a write-protected
+                 file or folder is opened read-only
   --latency MS   delay every embedded API response by MS milliseconds, 0 to 10000
                  (default 0)
   --seed N       seed of the embedded API's generated listings (default 7)
@@ -169,7 +170,8 @@ let engine = APIEngine(
     transport: transport
 )
 
-// Favourites live in SQLite; a database that cannot be used is reported, not fatal.
+// Favourites live in SQLite; a database that cannot be used is reported, not fatal. Only
+// the default folder is created: a `--db` folder that is missing is reported instead.
 let databasePath = options.databasePath ?? {
     let home = ProcessInfo.processInfo.environment["HOME"] ?? NSTemporaryDirectory()
     let folder = URL(fileURLWithPath: home).appendingPathComponent(".local/share/homes")
@@ -179,6 +181,9 @@ let databasePath = options.databasePath ?? {
 let database = DatabasePool.shared.database(at: databasePath)
 do {
     try Migrator(FavoritesDataCenter.migrations + OperationLogDataCenter.migrations).migrate(database)
+    if try database.isReadOnly {
+        FileHandle.standardError.write(Data("homes: \(databasePath) is read-only: favourites can be listed, not changed\n".utf8))
+    }
 } catch {
     FileHandle.standardError.write(Data("homes: favourites are unavailable: \(error)\n".utf8))
 }
@@ -188,9 +193,10 @@ let operationLogger = OperationLogger(store: OperationLogDataCenter(database: da
                                       uploader: OperationLogAPIUploader(engine: engine))
 operationLogger.uploadPending()
 
-let patchFile = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
-    .appendingPathComponent(URL(fileURLWithPath: databasePath).lastPathComponent + ".routes.json")
-let mediator = Mediator(scheme: "homes", patchStore: FileRoutePatchStore(url: patchFile))
+// The last route patch is kept in the app's state folder, beside the line history.
+let patchStore = LineHistory.stateFolder(appName: "homes", environment: ProcessInfo.processInfo.environment)
+    .map { FileRoutePatchStore(url: $0.appendingPathComponent("routes.json")) }
+let mediator = Mediator(scheme: "homes", patchStore: patchStore)
 let context = HomesContext(engine: engine, favorites: FavoritesLogic(store: FavoritesDataCenter(database: database)),
                            mediator: mediator, now: now)
 context.registerTargets()

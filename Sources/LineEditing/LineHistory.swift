@@ -39,15 +39,20 @@ public final class LineHistory {
         self.init(fileURL: Self.defaultURL(appName: appName, environment: environment), capacity: capacity)
     }
 
-    /// `$XDG_STATE_HOME/<appName>/history` when `XDG_STATE_HOME` is an absolute path,
-    /// else `$HOME/.local/state/<appName>/history`; nil without either.
+    /// `history` in `appName`'s state folder (see `stateFolder`); nil without one.
     public static func defaultURL(appName: String, environment: [String: String]) -> URL? {
+        stateFolder(appName: appName, environment: environment)?.appendingPathComponent("history")
+    }
+
+    /// The folder where `appName` keeps its state between runs, the history among it:
+    /// `$XDG_STATE_HOME/<appName>` when `XDG_STATE_HOME` is an absolute path, else
+    /// `$HOME/.local/state/<appName>`; nil without either. It may not exist yet.
+    public static func stateFolder(appName: String, environment: [String: String]) -> URL? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(fileURLWithPath: state).appendingPathComponent(appName).appendingPathComponent("history")
+            return URL(fileURLWithPath: state).appendingPathComponent(appName)
         }
         guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/state")
-            .appendingPathComponent(appName).appendingPathComponent("history")
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state").appendingPathComponent(appName)
     }
 
     /// Adds `line` (unless blank or the same as the newest entry) and saves it.

@@ -12,6 +12,8 @@ final class LiveHomes: Sendable {
     private let input = Pipe()
     private let output = Pipe()
     private let watched = WatchedOutput()
+    /// Where the app keeps its state (`XDG_STATE_HOME`), so tests never touch the real home.
+    let stateHome = NSTemporaryDirectory() + "homes-state-\(UUID().uuidString)"
 
     init(_ arguments: [String]) throws {
         let homes = try #require(TranscriptTests.homes)
@@ -19,6 +21,7 @@ final class LiveHomes: Sendable {
         process.arguments = arguments + ["--now", "1763700000"]
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "72"
+        environment["XDG_STATE_HOME"] = stateHome
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output
@@ -41,6 +44,10 @@ final class LiveHomes: Sendable {
     func finish() -> Int32 {
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: stateHome)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import Persistence
 import Testing
 
@@ -13,7 +14,11 @@ import Testing
 
     static let transcripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Transcripts")
 
-    func run(_ arguments: [String], input: Data) throws -> (output: String, errors: String, status: Int32) {
+    /// Runs `homes` with `arguments` and `input`; its state (the route patch) goes to
+    /// `stateHome` (`XDG_STATE_HOME`), by default a fresh folder removed afterwards, so
+    /// tests never touch the real home.
+    func run(_ arguments: [String], input: Data, stateHome: String? = nil) throws
+        -> (output: String, errors: String, status: Int32) {
         struct NotBuilt: Error {}
         guard let homes = Self.homes else {
             Issue.record("homes was not built next to the tests")
@@ -27,6 +32,9 @@ import Testing
         process.currentDirectoryURL = Self.transcripts
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "72"
+        let temporaryStateHome = NSTemporaryDirectory() + "homes-state-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: temporaryStateHome) }
+        environment["XDG_STATE_HOME"] = stateHome ?? temporaryStateHome
         process.environment = environment
         let stdin = Pipe()
         let stdout = Pipe()
@@ -154,6 +162,79 @@ import Testing
         #expect(result.status == 1)
         #expect(result.errors.contains("favourites are unavailable"))
         #expect(result.errors.contains("error: favourites could not be saved"))
+    }
+
+    /// A fresh folder for one test, with a state home beside it; both removed at the end.
+    final class Scratch {
+        let folder = NSTemporaryDirectory() + "homes-files-\(UUID().uuidString)"
+        var stateHome: String { folder + "-state" }
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+
+        deinit {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: stateHome)
+        }
+
+        func contents(_ path: String) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        }
+    }
+
+    @Test func aMissingDatabaseFolderIsNamedAndNeverCreated() async throws {
+        let scratch = try Scratch()
+        let missing = scratch.folder + "/missing/folder"
+        let path = missing + "/f.sqlite"
+        let result = try TranscriptTests().run(["--db", path], input: Data("fav 1\nfavs\nquit\n".utf8),
+                                               stateHome: scratch.stateHome)
+        #expect(result.errors.contains(
+            "homes: favourites are unavailable: cannot open the database at \(path): the folder \(missing) does not exist\n"))
+        #expect(scratch.contents(scratch.folder).isEmpty)
+        #expect(scratch.contents(scratch.stateHome + "/homes") == ["routes.json"])
+    }
+
+    @Test func theRoutePatchIsKeptInTheStateFolderNotBesideTheDatabase() async throws {
+        let scratch = try Scratch()
+        let path = scratch.folder + "/f.sqlite"
+        let result = try TranscriptTests().run(["--db", path], input: Data("fav 1\nquit\n".utf8),
+                                               stateHome: scratch.stateHome)
+        #expect(result.status == 0)
+        #expect(scratch.contents(scratch.folder) == ["f.sqlite"])
+        #expect(scratch.contents(scratch.stateHome + "/homes") == ["routes.json"])
+        let patch = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: scratch.stateHome + "/homes/routes.json")))
+        #expect(patch["routes"]?.arrayValue != nil)
+    }
+
+    /// Write protection is the permission bits, which count even for root (tests may run as
+    /// root, whom the bits would not stop).
+    @Test(arguments: ["file", "folder"])
+    func aReadOnlyDatabaseListsItsFavouritesAndRefusesChanges(protecting: String) async throws {
+        let scratch = try Scratch()
+        let path = scratch.folder + "/f.sqlite"
+        let runner = TranscriptTests()
+        let first = try runner.run(["--db", path], input: Data("fav 1\nfav 2\nquit\n".utf8), stateHome: scratch.stateHome)
+        #expect(first.status == 0)
+        let stored = try Data(contentsOf: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: protecting == "file" ? 0o444 : 0o644], ofItemAtPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: protecting == "folder" ? 0o555 : 0o755],
+                                              ofItemAtPath: scratch.folder)
+        let second = try runner.run(["--db", path], input: Data("fav 3\nfavs\nunfav 1\nfavs\nquit\n".utf8),
+                                    stateHome: scratch.stateHome)
+        #expect(second.status == 1)
+        #expect(second.errors.hasPrefix("homes: \(path) is read-only: favourites can be listed, not changed\n"))
+        let refusal = "error: favourites could not be saved: the database \(path) is read-only; nothing was written\n"
+        #expect(second.errors.components(separatedBy: refusal).count - 1 == 2, "\(second.errors)")
+        #expect(!second.errors.contains("not a usable SQLite database"))
+        let lists = second.output.components(separatedBy: "> favs\n").dropFirst()
+        #expect(lists.count == 2)
+        for list in lists {
+            #expect(list.contains("Garden Flat 1") && list.contains("Courtyard 2") && list.contains("2 saved"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == stored)
+        #expect(scratch.contents(scratch.folder) == ["f.sqlite"])
     }
 }
 

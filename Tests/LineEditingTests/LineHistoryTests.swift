@@ -105,6 +105,14 @@ import Testing
         #expect(LineHistory.defaultURL(appName: "homes", environment: [:]) == nil)
     }
 
+    @Test func theStateFolderHoldsTheHistory() {
+        let environment = ["XDG_STATE_HOME": "/state", "HOME": "/home/mei"]
+        #expect(LineHistory.stateFolder(appName: "homes", environment: environment)?.path == "/state/homes")
+        #expect(LineHistory.stateFolder(appName: "homes", environment: ["HOME": "/home/mei"])?.path
+            == "/home/mei/.local/state/homes")
+        #expect(LineHistory.stateFolder(appName: "homes", environment: [:]) == nil)
+    }
+
     @Test func theDefaultHistoryCreatesItsFolder() throws {
         try withFolder { (folder: URL) throws in
             let history = LineHistory(appName: "homes", environment: ["XDG_STATE_HOME": folder.path])
