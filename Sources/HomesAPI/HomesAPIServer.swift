@@ -114,6 +114,9 @@ public final class HomesAPIServer: Sendable {
         self.clock = clock
     }
 
+    /// The most parameters a request may carry in its query, and in its body.
+    static let maximumParameterCount = 100
+
     /// How many requests have been answered.
     public var requestsServed: Int {
         state.withLock { $0.requestCount }
@@ -122,15 +125,32 @@ public final class HomesAPIServer: Sendable {
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         state.withLock { $0.requestCount += 1 }
-        let path = request.url.path.split(separator: "/").map(String.init)
+        // Every API lives at `/api/<service>/<method>`, and nowhere else.
+        let path = request.url.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard path.count == 4, path[0].isEmpty, path[1] == "api", !path[2].isEmpty, !path[3].isEmpty else {
+            return .json(["message": .string("no API at \(request.url.path)")], status: 404)
+        }
         let method = path.suffix(2).joined(separator: "/")
-        let parameters = request.parameters
+        // The signature is checked on the raw request: nothing from a stranger is parsed.
         if let verifier {
-            switch verifier.verify(apiName: method, parameters: parameters, headers: request.headers, now: clock()) {
+            switch verifier.verify(request, now: clock()) {
             case .valid: break
             case .stale: return .json(["code": 4011, "message": "request timestamp is stale"], status: 401)
+            case .replayed: return .json(["code": 4012, "message": "request replayed: its nonce was already used"], status: 401)
+            case .duplicated: return .json(["code": 4013, "message": "a signature header is repeated"], status: 401)
             case .missing, .mismatch: return .json(["code": 4010, "message": "signature rejected"], status: 401)
+            case .overloaded: return .json(["code": 5031, "message": "too many signed requests; try again shortly"], status: 503)
             }
+        }
+        let parameters: [String: String]
+        do {
+            parameters = try request.checkedParameters(maximumCount: Self.maximumParameterCount)
+        } catch {
+            return .json(["code": 4000, "message": .string("bad parameters: \(error)")], status: 400)
+        }
+        if method == "account/login" && request.method != .post {
+            // Credentials in a URL end up in logs and histories.
+            return .json(["code": 4050, "message": "log in with POST: credentials never travel in a URL"], status: 405)
         }
         if method == "account/login" {
             return login(parameters)

@@ -124,7 +124,7 @@ import Testing
 
     @Test func aRejectedSignatureBecomesAProblem() async {
         let harness = HomesHarness()
-        harness.engine.services.register(APIService(name: "rentals", baseURL: URL(string: "http://x")!,
+        harness.engine.services.register(APIService(name: "rentals", baseURL: URL(string: "http://x/api")!,
                                                     signatureRejectedCodes: [4010], signingSecret: Array("wrong".utf8)))
         let logic = ListingLogic(engine: harness.engine)
         await harness.run { logic.show(.rent) }

@@ -49,8 +49,7 @@ private final class ListingLogic: APIManagerDelegate, APIManagerParameterSource 
         let secret = Array("from-your-configuration".utf8)
         let verifier = SignatureVerifier(secret: secret)
         let transport = InProcessTransport { request in
-            guard verifier.verify(apiName: "rentals/list", parameters: request.parameters,
-                                  headers: request.headers, now: Date()) == .valid else {
+            guard verifier.verify(request, now: Date()) == .valid else {
                 return .json(["message": "bad signature"], status: 401)
             }
             let page = Int(request.parameters["page"] ?? "1") ?? 1

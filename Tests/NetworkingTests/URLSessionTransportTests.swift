@@ -43,8 +43,7 @@ import Testing
         let secret = Array("e2e-secret".utf8)
         let verifier = SignatureVerifier(secret: secret)
         try await withServer(secret: secret, handler: { request in
-            let verdict = verifier.verify(apiName: "rentals/list", parameters: request.parameters,
-                                          headers: request.headers, now: Date())
+            let verdict = verifier.verify(request, now: Date())
             guard verdict == .valid else { return .json(["message": .string("signature \(verdict)")], status: 401) }
             return .json(["items": [["title": .string("for \(request.parameters["city"] ?? "?")")]]])
         }) { engine, _ in

@@ -74,13 +74,11 @@ public final class APIEngine: Sendable {
             body = Data(encoded.utf8)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         }
+        var request = HTTPRequest(method: definition.httpMethod, url: url, headers: headers, body: body)
         if let secret = service.signingSecret {
-            let signer = RequestSigner(secret: secret)
-            let timestamp = Int(now().timeIntervalSince1970)
-            headers.merge(signer.headers(apiName: definition.methodName, parameters: all,
-                                         timestamp: timestamp, nonce: makeNonce())) { _, signed in signed }
+            RequestSigner(secret: secret).sign(&request, timestamp: Int(now().timeIntervalSince1970), nonce: makeNonce())
         }
-        return HTTPRequest(method: definition.httpMethod, url: url, headers: headers, body: body)
+        return request
     }
 
     /// Turns a transport outcome into a result kind and, on success, the parsed data.

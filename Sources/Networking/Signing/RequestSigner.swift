@@ -4,15 +4,25 @@ import Foundation
 public enum SignatureHeader {
     /// Seconds since 1970 when the request was signed.
     public static let timestamp = "X-Signature-Timestamp"
-    /// A random value, unique per request.
+    /// A random value, unique per request: 1 to 128 of `A-Z a-z 0-9 - . _ ~`.
     public static let nonce = "X-Signature-Nonce"
     /// Hex HMAC-SHA256 of the signing text.
     public static let signature = "X-Signature"
 }
 
-/// Signs requests: HMAC-SHA256 over API name, canonical parameters, timestamp and nonce,
-/// keyed with the app's secret (which comes from configuration, never from library code).
+/// Signs requests: HMAC-SHA256, keyed with the app's secret (which comes from
+/// configuration, never from library code), over a text that binds the method, the full
+/// path, the canonical query, a SHA-256 of the body, the timestamp and a nonce. The
+/// scheme is specified, with a worked example, in `Docs/Signing.md`.
+///
+/// ```swift
+/// var request = HTTPRequest(method: .get, url: URL(string: "https://api.example/v1/rentals/list?page=1")!)
+/// RequestSigner(secret: secret).sign(&request, timestamp: 1_700_000_000, nonce: UUID().uuidString)
+/// ```
 public struct RequestSigner: Sendable {
+    /// The first line of every signing text; names the scheme and its version.
+    public static let scheme = "HOMES1-HMAC-SHA256"
+
     private let secret: [UInt8]
 
     /// Signs with `secret`.
@@ -20,71 +30,47 @@ public struct RequestSigner: Sendable {
         self.secret = secret
     }
 
-    /// The text that is signed: `api \n params \n timestamp \n nonce`.
-    public static func signingText(apiName: String, parameters: [String: String], timestamp: Int, nonce: String) -> String {
-        "\(apiName)\n\(CanonicalParameters.encode(parameters))\n\(timestamp)\n\(nonce)"
+    /// The text that is signed, one field per line:
+    /// `scheme, METHOD, path, canonical query, hex SHA-256 of the body, timestamp, nonce`.
+    /// Nil when the URL's query holds a broken `%` escape.
+    public static func signingText(for request: HTTPRequest, timestamp: Int, nonce: String) -> String? {
+        signingText(method: request.method.rawValue, target: request.url, bodyDigest: bodyDigest(request.body),
+                    timestamp: timestamp, nonce: nonce)
     }
 
-    /// The hex signature for one request.
-    public func signature(apiName: String, parameters: [String: String], timestamp: Int, nonce: String) -> String {
-        let text = RequestSigner.signingText(apiName: apiName, parameters: parameters, timestamp: timestamp, nonce: nonce)
-        return HMACSHA256.authenticationCode(for: Array(text.utf8), key: secret).hexString
+    static func signingText(method: String, target url: URL, bodyDigest: String, timestamp: Int, nonce: String) -> String? {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? ""
+        guard let query = CanonicalParameters.canonicalQuery(components?.percentEncodedQuery ?? "") else { return nil }
+        return [scheme, method, path.isEmpty ? "/" : path, query, bodyDigest, String(timestamp), nonce]
+            .joined(separator: "\n")
     }
 
-    /// The three signature header fields for one request.
-    public func headers(apiName: String, parameters: [String: String], timestamp: Int, nonce: String) -> [String: String] {
-        [
-            SignatureHeader.timestamp: String(timestamp),
-            SignatureHeader.nonce: nonce,
-            SignatureHeader.signature: signature(apiName: apiName, parameters: parameters, timestamp: timestamp, nonce: nonce),
-        ]
-    }
-}
+    private static let emptyBodyDigest = SHA256.hash([UInt8]()).hexString
 
-/// Checks request signatures on the server side.
-///
-/// ```swift
-/// let verifier = SignatureVerifier(secret: secret, maximumAge: 300)
-/// switch verifier.verify(apiName: "rentals.list", parameters: request.parameters,
-///                        headers: request.headers, now: Date()) { ... }
-/// ```
-public struct SignatureVerifier: Sendable {
-    /// The outcome of a check.
-    public enum Verdict: Sendable, Equatable {
-        /// The signature matches and is fresh.
-        case valid
-        /// A signature header is missing or malformed.
-        case missing
-        /// The timestamp is further than the maximum age from now (either direction).
-        case stale
-        /// The signature does not match the request.
-        case mismatch
+    /// The lowercase hex SHA-256 of `body` (of no bytes when there is none).
+    static func bodyDigest(_ body: Data?) -> String {
+        guard let body, !body.isEmpty else { return emptyBodyDigest }
+        return SHA256.hash(body).hexString
     }
 
-    private let signer: RequestSigner
-    /// How far, in seconds, a timestamp may be from the server's clock.
-    public let maximumAge: Int
-
-    /// Verifies with `secret`, rejecting timestamps more than `maximumAge` seconds off.
-    public init(secret: [UInt8], maximumAge: Int = 300) {
-        self.signer = RequestSigner(secret: secret)
-        self.maximumAge = maximumAge
+    /// The hex signature of `text`.
+    func signature(of text: String) -> String {
+        HMACSHA256.authenticationCode(for: Array(text.utf8), key: secret).hexString
     }
 
-    /// Checks the signature headers of a request for `apiName` with `parameters`.
-    public func verify(apiName: String, parameters: [String: String], headers: [String: String], now: Date) -> Verdict {
-        func header(_ name: String) -> String? {
-            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    /// Adds the three signature header fields to `request`, replacing any it had. Sign
+    /// last: a change to the method, URL or body afterwards invalidates the signature.
+    public func sign(_ request: inout HTTPRequest, timestamp: Int, nonce: String) {
+        for name in [SignatureHeader.timestamp, SignatureHeader.nonce, SignatureHeader.signature] {
+            for key in request.headers.keys where key.caseInsensitiveCompare(name) == .orderedSame {
+                request.headers[key] = nil
+            }
         }
-        guard let timestampText = header(SignatureHeader.timestamp), let timestamp = Int(timestampText),
-              let nonce = header(SignatureHeader.nonce), !nonce.isEmpty,
-              let signature = header(SignatureHeader.signature),
-              let given = [UInt8](hexString: signature) else { return .missing }
-        // The timestamp comes from the request: no arithmetic on it may trap.
-        let (age, overflow) = Int(now.timeIntervalSince1970).subtractingReportingOverflow(timestamp)
-        guard !overflow, age.magnitude <= UInt(max(0, maximumAge)) else { return .stale }
-        let expected = [UInt8](hexString: signer.signature(apiName: apiName, parameters: parameters,
-                                                           timestamp: timestamp, nonce: nonce)) ?? []
-        return HMACSHA256.isEqual(given, expected) ? .valid : .mismatch
+        // A URL with a broken escape is signed as is: the server refuses it either way.
+        let text = Self.signingText(for: request, timestamp: timestamp, nonce: nonce) ?? ""
+        request.headers[SignatureHeader.timestamp] = String(timestamp)
+        request.headers[SignatureHeader.nonce] = nonce
+        request.headers[SignatureHeader.signature] = signature(of: text)
     }
 }

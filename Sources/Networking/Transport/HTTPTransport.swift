@@ -29,10 +29,7 @@ public struct HTTPRequest: Sendable {
 
     /// The query parameters of `url` (the last value wins for a repeated name).
     public var queryParameters: [String: String] {
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        var result: [String: String] = [:]
-        for item in items { result[item.name] = item.value ?? "" }
-        return result
+        CanonicalParameters.decode(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? "")
     }
 
     /// The parameters of a form-encoded body.
@@ -41,9 +38,22 @@ public struct HTTPRequest: Sendable {
         return CanonicalParameters.decode(text)
     }
 
-    /// Query and form parameters together (form wins on a clash).
+    /// Query and form parameters together (form wins on a clash). Lenient, for requests
+    /// this process built; for a request from a peer use ``checkedParameters(maximumCount:)``.
     public var parameters: [String: String] {
         queryParameters.merging(formParameters) { _, form in form }
+    }
+
+    /// The parameters of a request from an untrusted peer: query and form body together,
+    /// at most `maximumCount` fields in each (counted before anything is decoded), every
+    /// name once across both, every escape valid.
+    public func checkedParameters(maximumCount: Int) throws(CanonicalParameters.Problem) -> [String: String] {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        var result = try CanonicalParameters.decode(Array(query.utf8), maximumCount: maximumCount)
+        for (name, value) in try CanonicalParameters.decode(body ?? Data(), maximumCount: maximumCount) {
+            guard result.updateValue(value, forKey: name) == nil else { throw .repeatedName(name) }
+        }
+        return result
     }
 }
 

@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+
+/// Checks request signatures on the server side (the scheme of ``RequestSigner``), and
+/// refuses a second use of any nonce while its timestamp is inside the window.
+///
+/// Nothing of the request is parsed before its signature holds: the check reads the
+/// method, the path, the query and a hash of the raw body.
+///
+/// ```swift
+/// let verifier = SignatureVerifier(secret: secret, maximumAge: 300)
+/// guard verifier.verify(request, now: Date()) == .valid else { return .json([...], status: 401) }
+/// let parameters = try CanonicalParameters.decode(request.body ?? Data(), maximumCount: 100)
+/// ```
+public final class SignatureVerifier: Sendable {
+    /// The outcome of a check.
+    public enum Verdict: Sendable, Equatable {
+        /// The signature matches, is fresh, and its nonce was not seen before.
+        case valid
+        /// A signature header is missing or malformed.
+        case missing
+        /// A signature header appears more than once.
+        case duplicated
+        /// The timestamp is further than the maximum age from now (either direction).
+        case stale
+        /// The signature does not match the request.
+        case mismatch
+        /// The signature is good but its nonce was already used: a replay.
+        case replayed
+        /// So many requests arrived inside the window that their nonces no longer fit in
+        /// the store; the request is refused rather than a nonce forgotten. Try later.
+        case overloaded
+    }
+
+    private let signer: RequestSigner
+    private let nonces: Mutex<NonceStore>
+    /// How far, in seconds, a timestamp may be from the server's clock.
+    public let maximumAge: Int
+
+    /// Verifies with `secret`, rejecting timestamps more than `maximumAge` seconds off.
+    ///
+    /// Remembers up to about `nonceCapacity / 2` nonces at once (16 bytes each, allocated
+    /// up front): the most requests the window can hold, so the sustained rate of signed
+    /// requests it admits is `nonceCapacity / 2 / maximumAge` per second.
+    public init(secret: [UInt8], maximumAge: Int = 300, nonceCapacity: Int = 1 << 21) {
+        self.signer = RequestSigner(secret: secret)
+        self.maximumAge = max(0, maximumAge)
+        self.nonces = Mutex(NonceStore(capacity: nonceCapacity))
+    }
+
+    /// Checks the signature headers of `request`; a valid request's nonce is spent.
+    public func verify(_ request: HTTPRequest, now: Date) -> Verdict {
+        verify(method: request.method.rawValue, target: request.url, headers: request.headers,
+               bodyDigest: RequestSigner.bodyDigest(request.body), now: now)
+    }
+
+    func verify(method: String, target: URL, headers: [String: String], bodyDigest: String, now: Date) -> Verdict {
+        // Timestamp, nonce, signature: each once. A repeat shows as a second spelling of the
+        // name, or as values the HTTP layer joined with a comma.
+        var found: [String?] = [nil, nil, nil]
+        for (name, value) in headers {
+            guard let index = Self.headerNames.firstIndex(where: { name.caseInsensitiveCompare($0) == .orderedSame })
+            else { continue }
+            guard found[index] == nil, !value.contains(",") else { return .duplicated }
+            found[index] = value
+        }
+        let (timestampText, nonce, signature) = (found[0], found[1], found[2])
+        guard let timestampText, let timestamp = Int(timestampText),
+              let nonce, Self.isWellFormed(nonce: nonce),
+              let signature, let given = [UInt8](hexString: signature) else { return .missing }
+        // The timestamp comes from the request: no arithmetic on it may trap.
+        let nowSeconds = Int(now.timeIntervalSince1970)
+        let (age, overflow) = nowSeconds.subtractingReportingOverflow(timestamp)
+        guard !overflow, age.magnitude <= UInt(maximumAge) else { return .stale }
+        guard let text = RequestSigner.signingText(method: method, target: target, bodyDigest: bodyDigest,
+                                                   timestamp: timestamp, nonce: nonce),
+              let expected = [UInt8](hexString: signer.signature(of: text)),
+              HMACSHA256.isEqual(given, expected) else { return .mismatch }
+        // Only a genuine request spends a nonce, so forgeries cannot fill the store. The
+        // nonce must be remembered until its timestamp leaves the window.
+        switch nonces.withLock({ $0.insert(nonce, expiringAt: timestamp + maximumAge, now: nowSeconds) }) {
+        case .inserted: return .valid
+        case .present: return .replayed
+        case .full: return .overloaded
+        }
+    }
+
+    private static let headerNames = [SignatureHeader.timestamp, SignatureHeader.nonce, SignatureHeader.signature]
+
+    /// 1 to 128 characters of `A-Z a-z 0-9 - . _ ~`.
+    static func isWellFormed(nonce: String) -> Bool {
+        let bytes = nonce.utf8
+        return (1...128).contains(bytes.count) && bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+}
+
+/// The nonces seen inside the signing window: a fixed table of 64-bit fingerprints with
+/// the second each one expires, open addressing with a bounded probe. An expired slot is
+/// reused in place, so there is nothing to sweep; memory never grows after `init`.
+struct NonceStore: ~Copyable {
+    enum Outcome { case inserted, present, full }
+
+    private var fingerprints: [UInt64]
+    private var expiries: [Int]
+    private let mask: Int
+    private static let probeLimit = 64
+
+    init(capacity: Int) {
+        var size = 64
+        while size < capacity { size <<= 1 }
+        fingerprints = [UInt64](repeating: 0, count: size)
+        expiries = [Int](repeating: 0, count: size)
+        mask = size - 1
+    }
+
+    /// Records `nonce` until `expiry` (seconds since 1970), unless it is already recorded
+    /// and unexpired; `full` when every slot of its probe run is live.
+    mutating func insert(_ nonce: String, expiringAt expiry: Int, now: Int) -> Outcome {
+        var hasher = Hasher()
+        hasher.combine(nonce)
+        // 0 marks a slot never used; a chain only ends at such a slot, since slots are
+        // reused but never emptied.
+        let fingerprint = max(1, UInt64(bitPattern: Int64(hasher.finalize())))
+        var free: Int?
+        var slot = Int(truncatingIfNeeded: fingerprint) & mask
+        for _ in 0..<Self.probeLimit {
+            let held = fingerprints[slot]
+            if held == 0 {
+                if free == nil { free = slot }
+                break
+            }
+            let live = expiries[slot] >= now
+            if held == fingerprint && live { return .present }
+            if !live && free == nil { free = slot }
+            slot = (slot + 1) & mask
+        }
+        guard let free else { return .full }
+        fingerprints[free] = fingerprint
+        expiries[free] = expiry
+        return .inserted
+    }
+}
