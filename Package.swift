@@ -20,7 +20,8 @@ let package = Package(
         .target(name: "Signals"),
         .target(name: "SignalsTesting", dependencies: ["Signals"]),
         .target(name: "Networking"),
-        .target(name: "HTTPServer", dependencies: ["Networking"]),
+        .systemLibrary(name: "CEventPoll", path: "Sources/CEventPoll"),
+        .target(name: "HTTPServer", dependencies: ["Networking", "CEventPoll"]),
         .executableTarget(name: "NetworkingBenchmark", dependencies: ["Networking"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite",
                        providers: [.apt(["libsqlite3-dev"])]),
@@ -50,6 +51,7 @@ let package = Package(
         .executableTarget(name: "SignalsBenchmark", dependencies: ["Signals", "AllocationCounter"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Networking"]),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
         .testTarget(name: "LineEditingTests", dependencies: ["LineEditing", "TerminalTesting"]),
         .testTarget(name: "HomesTests", dependencies: [

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
+import CEventPoll
 import Networking
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,10 +10,13 @@ import Glibc
 /// A small HTTP/1.1 server on 127.0.0.1 that hands each request to a Swift handler.
 ///
 /// Serves the app's embedded API over real HTTP (`homes serve`) and the end-to-end tests
-/// of `URLSessionTransport`. One request per connection, each on its own thread, at most
-/// `maximumConnections` at once; a request must arrive whole within `requestDeadline`;
-/// bodies over `maximumBodySize` get 413; malformed requests get 400. Never listens
-/// beyond the loopback address.
+/// of `URLSessionTransport`. A few event loops (one per core) multiplex every connection:
+/// connections persist, pipelined requests are answered in order, chunked bodies are
+/// decoded, and a malformed request is answered at once with the status that says why.
+/// A connection must send each request head within `headDeadline` and its body within
+/// `bodyDeadline`; at `maximumConnections` the longest-idle connection is closed to make
+/// room. The handler runs on the loop that read the request, so it should be quick.
+/// Never listens beyond the loopback address.
 ///
 /// ```swift
 /// let server = LoopbackHTTPServer { request in .json(["ok": true]) }
@@ -27,20 +32,28 @@ public final class LoopbackHTTPServer: Sendable {
 
     private let core: ServerCore
     private let requestedPort: UInt16
+    private let loopCount: Int
 
     /// A server on `port` (0 picks a free one) answering with `handler`.
     ///
     /// - Parameters:
     ///   - maximumBodySize: larger request bodies get 413.
-    ///   - maximumConnections: connections beyond this many at once get 503.
-    ///   - requestDeadline: a request must arrive whole within this time, or the
-    ///     connection is closed (so idle or trickling clients cannot hold the server).
-    public init(port: UInt16 = 0, maximumBodySize: Int = 1 << 20, maximumConnections: Int = 64,
-                requestDeadline: Duration = .seconds(10),
+    ///   - maximumHeadSize: larger request heads get 431.
+    ///   - maximumConnections: at this many open connections, a new one closes the
+    ///     longest-idle one.
+    ///   - headDeadline: a connection that has not sent a whole request head this long
+    ///     after it opened (or after its last response) is closed.
+    ///   - bodyDeadline: a body must arrive whole this long after its head.
+    ///   - eventLoops: threads serving connections; one per core by default.
+    public init(port: UInt16 = 0, maximumBodySize: Int = 1 << 20, maximumHeadSize: Int = 64 << 10,
+                maximumConnections: Int = 1_024, headDeadline: Duration = .seconds(5),
+                bodyDeadline: Duration = .seconds(10), eventLoops: Int? = nil,
                 handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.requestedPort = port
-        self.core = ServerCore(handler: handler, maximumBodySize: maximumBodySize,
-                               maximumConnections: maximumConnections, requestDeadline: requestDeadline)
+        self.loopCount = max(1, eventLoops ?? ProcessInfo.processInfo.activeProcessorCount)
+        self.core = ServerCore(handler: handler, limits: ServerLimits(
+            maximumBodySize: maximumBodySize, maximumHeadSize: maximumHeadSize,
+            maximumConnections: max(1, maximumConnections), headDeadline: headDeadline, bodyDeadline: bodyDeadline))
     }
 
     deinit {
@@ -48,264 +61,193 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// The largest request body accepted.
-    public var maximumBodySize: Int { core.maximumBodySize }
+    public var maximumBodySize: Int { core.limits.maximumBodySize }
 
     /// The port being listened on, once started.
     public var port: UInt16 { core.port }
+
+    /// How many connections are open now.
+    public var openConnections: Int { core.openConnections.load(ordering: .relaxed) }
 
     /// The base URL of the server, once started.
     public var baseURL: URL {
         URL(string: "http://127.0.0.1:\(port)")!
     }
 
-    /// Binds 127.0.0.1 and starts accepting connections; returns the port. A server
-    /// starts once.
+    /// Binds 127.0.0.1 and starts serving; returns the port. A server starts once.
     @discardableResult
     public func start() throws -> UInt16 {
         guard core.claimStart() else { throw StartError(description: "the server was already started") }
-        let socketHandle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketHandle >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard listener >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
-        setsockopt(socketHandle, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = requestedPort.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socketHandle, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(socketHandle, 64) == 0 else {
+        guard bound == 0, listen(listener, SOMAXCONN) == 0 else {
             let reason = String(cString: strerror(errno))
-            close(socketHandle)
+            close(listener)
             throw StartError(description: "cannot listen on 127.0.0.1:\(requestedPort): \(reason)")
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketHandle, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         let port = UInt16(bigEndian: actual.sin_port)
-        core.listening(on: socketHandle, port: port)
-        let core = self.core
-        let thread = Thread { core.acceptLoop(socketHandle) }
-        thread.name = "http-server.accept"
-        thread.start()
+        var loops: [LoopHandles] = []
+        for _ in 0..<loopCount {
+            guard let handles = LoopHandles(listener: listener) else {
+                let reason = String(cString: strerror(errno))
+                loops.forEach { $0.close() }
+                close(listener)
+                throw StartError(description: "cannot start an event loop: \(reason)")
+            }
+            loops.append(handles)
+        }
+        core.listening(on: listener, port: port, loops: loops)
+        for (index, handles) in loops.enumerated() {
+            let core = self.core
+            let thread = Thread {
+                let loop = EventLoop(core: core, handles: handles)
+                loop.run()
+                core.loopFinished()
+            }
+            thread.name = "http-server.loop-\(index)"
+            thread.start()
+        }
         return port
     }
 
-    /// Stops accepting connections; the accept thread closes the socket as it leaves.
-    /// Requests being answered finish on their own.
+    /// Stops serving: closes every connection and the listening socket. Returns once they
+    /// are closed (unless called from a handler, which cannot wait for its own loop).
     public func stop() {
         core.stop()
     }
 }
 
-/// The state the accept and connection threads share; it holds no reference to the
-/// server object, so dropping the server stops it.
-// Safe to share: `let`s of Sendable types; the mutable state is touched only under `lock`.
-private final class ServerCore: @unchecked Sendable {
-    let handler: @Sendable (HTTPRequest) -> HTTPResponse
+/// What the server refuses and when it gives up on a connection.
+struct ServerLimits: Sendable {
     let maximumBodySize: Int
+    let maximumHeadSize: Int
     let maximumConnections: Int
-    let requestDeadline: Duration
-    private let lock = NSLock()
-    private var started = false
-    private var stopped = false
-    private var listener: Int32 = -1
-    private var boundPort: UInt16 = 0
-    private var openConnections = 0
-    /// Signalled when a connection closes (a descriptor is free again) or the server stops.
-    private let descriptorFreed = NSCondition()
+    let headDeadline: Duration
+    let bodyDeadline: Duration
+}
 
-    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maximumBodySize: Int,
-         maximumConnections: Int, requestDeadline: Duration) {
+/// One event loop's descriptors: its epoll instance and the eventfd that wakes it.
+struct LoopHandles: Sendable {
+    let epoll: Int32
+    let wake: Int32
+    let listener: Int32
+
+    /// Creates both and registers the listener and the wake-up descriptor; nil on failure.
+    init?(listener: Int32) {
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        self.listener = listener
+        guard epoll >= 0, wake >= 0 else {
+            close()
+            return nil
+        }
+        // Every loop accepts; EPOLLEXCLUSIVE wakes one of them per new connection.
+        guard EventLoop.register(listener, events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue, in: epoll),
+              EventLoop.register(wake, events: EPOLLIN.rawValue, in: epoll) else {
+            close()
+            return nil
+        }
+    }
+
+    func close() {
+        if epoll >= 0 { Glibc.close(epoll) }
+        if wake >= 0 { Glibc.close(wake) }
+    }
+
+    /// Wakes the loop from another thread.
+    func signal() {
+        var one: UInt64 = 1
+        _ = write(wake, &one, MemoryLayout<UInt64>.size)
+    }
+}
+
+/// What the server object and its loops share. The loops own their connections; this
+/// holds only counters and the descriptors needed to stop.
+final class ServerCore: Sendable {
+    let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let limits: ServerLimits
+    let openConnections = Atomic<Int>(0)
+    let stopped = Atomic<Bool>(false)
+
+    private struct State {
+        var started = false
+        var listener: Int32 = -1
+        var port: UInt16 = 0
+        var loops: [LoopHandles] = []
+        var running = 0
+        var loopThreads: [pthread_t] = []
+    }
+
+    private let state = Mutex(State())
+    private let allFinished = DispatchGroup()
+
+    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, limits: ServerLimits) {
         self.handler = handler
-        self.maximumBodySize = maximumBodySize
-        self.maximumConnections = max(1, maximumConnections)
-        self.requestDeadline = requestDeadline
+        self.limits = limits
     }
 
     var port: UInt16 {
-        lock.lock(); defer { lock.unlock() }
-        return boundPort
+        state.withLock { $0.port }
     }
 
     func claimStart() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        guard !started else { return false }
-        started = true
-        return true
+        state.withLock { state in
+            guard !state.started else { return false }
+            state.started = true
+            return true
+        }
     }
 
-    func listening(on handle: Int32, port: UInt16) {
-        lock.lock()
-        listener = handle
-        boundPort = port
-        lock.unlock()
+    func listening(on listener: Int32, port: UInt16, loops: [LoopHandles]) {
+        state.withLock { state in
+            state.listener = listener
+            state.port = port
+            state.loops = loops
+            state.running = loops.count
+        }
+        for _ in loops { allFinished.enter() }
+    }
+
+    /// Called on each loop's thread as it starts, so `stop` knows not to wait for itself.
+    func loopStarted() {
+        state.withLock { $0.loopThreads.append(pthread_self()) }
+    }
+
+    /// A loop has closed its connections; the last one closes the listener.
+    func loopFinished() {
+        let last: Int32? = state.withLock { state in
+            state.running -= 1
+            guard state.running == 0 else { return nil }
+            let listener = state.listener
+            state.listener = -1
+            return listener
+        }
+        if let last, last >= 0 { close(last) }
+        allFinished.leave()
     }
 
     func stop() {
-        lock.lock()
-        let handle = listener
-        let wasRunning = !stopped && handle >= 0
-        stopped = true
-        lock.unlock()
-        // Wakes the accept thread, which closes the socket itself, so its number cannot be
-        // reused while it is still accepting on it.
-        if wasRunning { shutdown(handle, Int32(SHUT_RDWR)) }
-        signalDescriptorFreed()
-    }
-
-    private func signalDescriptorFreed() {
-        descriptorFreed.lock()
-        descriptorFreed.broadcast()
-        descriptorFreed.unlock()
-    }
-
-    /// Out of descriptors: waits until a connection closes (or, when the whole system is
-    /// out of them, at most 50 ms) before accepting again.
-    private func waitForFreeDescriptor() {
-        descriptorFreed.lock()
-        _ = descriptorFreed.wait(until: Date().addingTimeInterval(0.05))
-        descriptorFreed.unlock()
-    }
-
-    private var isStopped: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return stopped
-    }
-
-    func acceptLoop(_ handle: Int32) {
-        defer { close(handle) }
-        while true {
-            let connection = accept(handle, nil, nil)
-            if isStopped {
-                if connection >= 0 { close(connection) }
-                return
-            }
-            guard connection >= 0 else {
-                // Out of descriptors or a connection aborted before it was accepted: wait
-                // for a descriptor to be freed and keep serving.
-                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM { waitForFreeDescriptor() }
-                continue
-            }
-            lock.lock()
-            let admitted = openConnections < maximumConnections
-            if admitted { openConnections += 1 }
-            lock.unlock()
-            guard admitted else {
-                write(HTTPResponse(status: 503, body: Data("too many connections".utf8)), to: connection)
-                close(connection)
-                continue
-            }
-            let thread = Thread { [self] in
-                serve(connection)
-                close(connection)
-                lock.lock(); openConnections -= 1; lock.unlock()
-                signalDescriptorFreed()
-            }
-            thread.start()
+        let (loops, onLoopThread) = state.withLock { state in
+            (state.loops, state.loopThreads.contains { pthread_equal($0, pthread_self()) != 0 })
         }
-    }
-
-    private func serve(_ connection: Int32) {
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var sendTimeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
-        let deadline = ContinuousClock.now + requestDeadline
-        func readSome(into buffer: inout [UInt8], limit: Int) -> Int? {
-            while ContinuousClock.now < deadline {
-                let count = read(connection, &buffer, min(buffer.count, limit))
-                if count > 0 { return count }
-                if count == 0 { return nil }
-                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
-                return nil
-            }
-            return nil
-        }
-        var received = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var headerEnd: Int?
-        while headerEnd == nil {
-            let searchFrom = max(0, received.count - 3)
-            guard let count = readSome(into: &buffer, limit: buffer.count) else { return }
-            received += buffer[0..<count]
-            headerEnd = Self.find([13, 10, 13, 10], in: received, from: searchFrom)
-            if headerEnd == nil && received.count > 64 * 1024 {
-                return write(HTTPResponse(status: 431, body: Data("headers too large".utf8)), to: connection)
-            }
-        }
-        let head = String(decoding: received[0..<headerEnd!], as: UTF8.self)
-        var lines = head.components(separatedBy: "\r\n")
-        let requestLine = lines.removeFirst().split(separator: " ")
-        guard requestLine.count >= 2, let method = HTTPMethod(rawValue: String(requestLine[0])),
-              requestLine[1].hasPrefix("/"),
-              let url = URL(string: "http://127.0.0.1:\(port)\(requestLine[1])") else {
-            return write(HTTPResponse(status: 400, body: Data("bad request line".utf8)), to: connection)
-        }
-        var headers: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[String(line[..<colon]).trimmingCharacters(in: .whitespaces)] =
-                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-        }
-        let lengthText = headers.first { $0.key.lowercased() == "content-length" }?.value ?? "0"
-        guard let length = Int(lengthText), length >= 0 else {
-            return write(HTTPResponse(status: 400, body: Data("bad content length".utf8)), to: connection)
-        }
-        guard length <= maximumBodySize else {
-            return write(HTTPResponse(status: 413, body: Data("body too large".utf8)), to: connection)
-        }
-        var body = Array(received[(headerEnd! + 4)...])
-        while body.count < length {
-            guard let count = readSome(into: &buffer, limit: length - body.count) else { return }
-            body += buffer[0..<count]
-        }
-        let request = HTTPRequest(method: method, url: url, headers: headers,
-                                  body: length > 0 ? Data(body.prefix(length)) : nil)
-        write(handler(request), to: connection)
-    }
-
-    private func write(_ response: HTTPResponse, to connection: Int32) {
-        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
-        var headers = response.headers
-        headers["Content-Length"] = String(response.body.count)
-        headers["Connection"] = "close"
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
-        head += "\r\n"
-        var bytes = Array(head.utf8)
-        bytes += response.body
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard written > 0 else { return }
-            offset += written
-        }
-    }
-
-    private static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard bytes.count >= pattern.count, start <= bytes.count - pattern.count else { return nil }
-        for index in start...(bytes.count - pattern.count) where bytes[index..<index + pattern.count].elementsEqual(pattern) {
-            return index
-        }
-        return nil
-    }
-
-    private static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: return "OK"
-        case 204: return "No Content"
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 404: return "Not Found"
-        case 413: return "Payload Too Large"
-        case 431: return "Request Header Fields Too Large"
-        case 500: return "Internal Server Error"
-        case 503: return "Service Unavailable"
-        default: return "Status"
-        }
+        guard !loops.isEmpty, !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        loops.forEach { $0.signal() }
+        if !onLoopThread { allFinished.wait() }
     }
 }
