@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "networking-bench", targets: ["NetworkingBenchmark"]),
         .executable(name: "persistence-crash-writer", targets: ["PersistenceCrashWriter"]),
         .executable(name: "persistence-bench", targets: ["PersistenceBenchmark"]),
+        .executable(name: "server-load-bench", targets: ["ServerLoadBenchmark"]),
     ],
     targets: [
         .target(name: "Signals"),
@@ -23,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CEventPoll", path: "Sources/CEventPoll"),
         .target(name: "HTTPServer", dependencies: ["Networking", "CEventPoll"]),
         .executableTarget(name: "NetworkingBenchmark", dependencies: ["Networking"]),
+        .executableTarget(name: "ServerLoadBenchmark", dependencies: ["Networking"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite",
                        providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Persistence", dependencies: ["CSQLite", "Signals"]),

@@ -1,0 +1,213 @@
+// server-load-bench: keep-alive clients against a real `homes serve`, signed requests.
+//
+//   swift build -c release --product homes --product server-load-bench
+//   .build/release/server-load-bench --clients 8 --seconds 10
+//   .build/release/server-load-bench --clients 32 --requests 1000000
+//
+// Starts `homes serve --port 0` (the `homes` beside this executable, or --homes PATH),
+// drives it with N clients over persistent connections, each sending one signed GET at a
+// time, and prints requests/s, p50/p99/max latency, errors and the server's RSS before
+// and after.
+import Foundation
+import Networking
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Options {
+    var clients = 8
+    var seconds = 10.0
+    var requests: Int?
+    var homes = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("homes").path
+}
+
+func parseOptions() -> Options {
+    var options = Options()
+    var arguments = CommandLine.arguments.dropFirst().makeIterator()
+    while let argument = arguments.next() {
+        let value = arguments.next() ?? ""
+        switch argument {
+        case "--clients": options.clients = max(1, Int(value) ?? 8)
+        case "--seconds": options.seconds = max(0.1, Double(value) ?? 10)
+        case "--requests": options.requests = Int(value)
+        case "--homes": options.homes = value
+        default:
+            FileHandle.standardError.write(Data("usage: server-load-bench [--clients N] [--seconds T] [--requests R] [--homes PATH]\n".utf8))
+            exit(2)
+        }
+    }
+    return options
+}
+
+/// The server's resident set in MiB, from /proc.
+func residentMiB(of pid: Int32) -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
+    return kilobytes / 1024
+}
+
+/// One client: a blocking keep-alive connection, one request at a time.
+final class Client {
+    let handle: Int32
+    let signer: RequestSigner
+    let index: Int
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
+    private var pending: [UInt8] = []
+
+    init?(port: UInt16, index: Int, signer: RequestSigner) {
+        self.index = index
+        self.signer = signer
+        handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var yes: Int32 = 1
+        setsockopt(handle, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        guard connected == 0 else { return nil }
+    }
+
+    /// Sends request `number` and reads its response; its status, or nil when the
+    /// connection failed.
+    func exchange(_ number: Int, port: UInt16) -> Int? {
+        let page = number % 5 + 1
+        var request = HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/api/rentals/list?page=\(page)&page_size=10")!)
+        signer.sign(&request, timestamp: Int(Date().timeIntervalSince1970), nonce: "c\(index)-\(number)")
+        var head = "GET /api/rentals/list?page=\(page)&page_size=10 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
+        head += "\r\n"
+        let bytes = Array(head.utf8)
+        guard bytes.withUnsafeBytes({ send(handle, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return nil }
+        while true {
+            if let (status, used) = Self.response(in: pending) {
+                pending.removeFirst(used)
+                return status
+            }
+            let count = read(handle, &buffer, buffer.count)
+            guard count > 0 else { return nil }
+            pending += buffer[0..<count]
+        }
+    }
+
+    /// A whole response at the front of `bytes`: its status and length.
+    static func response(in bytes: [UInt8]) -> (Int, Int)? {
+        guard bytes.count >= 16 else { return nil }
+        var end = -1
+        for index in 3..<bytes.count where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10 && bytes[index - 3] == 13 {
+            end = index + 1
+            break
+        }
+        guard end > 0 else { return nil }
+        let head = String(decoding: bytes[0..<end], as: UTF8.self).lowercased()
+        guard let status = Int(head.dropFirst(9).prefix(3)),
+              let range = head.range(of: "content-length: "),
+              let length = Int(head[range.upperBound...].prefix { $0.isNumber }) else { return nil }
+        guard bytes.count >= end + length else { return nil }
+        return (status, end + length)
+    }
+}
+
+let options = parseOptions()
+let secret = "bench-secret"
+let process = Process()
+process.executableURL = URL(fileURLWithPath: options.homes)
+process.arguments = ["serve", "--port", "0"]
+var environment = ProcessInfo.processInfo.environment
+environment["HOMES_SECRET"] = secret
+process.environment = environment
+let output = Pipe()
+process.standardOutput = output
+do {
+    try process.run()
+} catch {
+    FileHandle.standardError.write(Data("server-load-bench: cannot start \(options.homes): \(error)\n".utf8))
+    exit(1)
+}
+var announced = Data()
+while !announced.contains(UInt8(ascii: "\n")) {
+    let chunk = output.fileHandleForReading.availableData
+    if chunk.isEmpty { break }
+    announced += chunk
+}
+guard let line = String(data: announced, encoding: .utf8), let portText = line.split(separator: ":").last?.split(separator: "/").first,
+      let port = UInt16(portText) else {
+    FileHandle.standardError.write(Data("server-load-bench: the server did not say where it listens\n".utf8))
+    process.terminate()
+    exit(1)
+}
+
+let signer = RequestSigner(secret: Array(secret.utf8))
+// Warm up, then measure the server's resident set before the run.
+if let warm = Client(port: port, index: 999_999, signer: signer) {
+    for number in 0..<2_000 { _ = warm.exchange(number, port: port) }
+    close(warm.handle)
+}
+let rssBefore = residentMiB(of: process.processIdentifier)
+
+final class Tally: @unchecked Sendable {
+    // Safe to share: each thread writes only its own slot, and the main thread reads the
+    // slots after joining every thread (the group's wait orders the accesses).
+    var latencies: [[UInt32]]
+    var errors: [Int]
+    init(count: Int) {
+        latencies = Array(repeating: [], count: count)
+        errors = Array(repeating: 0, count: count)
+    }
+}
+
+let tally = Tally(count: options.clients)
+let group = DispatchGroup()
+let started = Date()
+let deadline = started.addingTimeInterval(options.requests == nil ? options.seconds : 86_400)
+let perClient = options.requests.map { ($0 + options.clients - 1) / options.clients } ?? Int.max
+for index in 0..<options.clients {
+    group.enter()
+    let thread = Thread {
+        defer { group.leave() }
+        guard let client = Client(port: port, index: index, signer: signer) else {
+            tally.errors[index] += 1
+            return
+        }
+        defer { close(client.handle) }
+        var latencies: [UInt32] = []
+        latencies.reserveCapacity(min(perClient, 1 << 20))
+        var number = 0
+        var clock = timespec()
+        while number < perClient {
+            clock_gettime(CLOCK_MONOTONIC, &clock)
+            let before = clock.tv_sec * 1_000_000_000 + clock.tv_nsec
+            let status = client.exchange(number, port: port)
+            clock_gettime(CLOCK_MONOTONIC, &clock)
+            let after = clock.tv_sec * 1_000_000_000 + clock.tv_nsec
+            if status != 200 { tally.errors[index] += 1 }
+            if status == nil { break }
+            latencies.append(UInt32(min(Int(UInt32.max), (after - before) / 1_000)))
+            number += 1
+            if number % 256 == 0 && Date() >= deadline { break }
+        }
+        tally.latencies[index] = latencies
+    }
+    thread.stackSize = 1 << 20
+    thread.start()
+}
+group.wait()
+let elapsed = Date().timeIntervalSince(started)
+let rssAfter = residentMiB(of: process.processIdentifier)
+process.terminate()
+process.waitUntilExit()
+
+let all = tally.latencies.flatMap { $0 }.sorted()
+func percentile(_ fraction: Double) -> Double {
+    guard !all.isEmpty else { return .nan }
+    return Double(all[min(all.count - 1, Int(Double(all.count) * fraction))]) / 1_000
+}
+let errors = tally.errors.reduce(0, +)
+print("clients \(options.clients), \(all.count) requests in \(String(format: "%.1f", elapsed)) s")
+print(String(format: "requests/s %.0f", Double(all.count) / elapsed))
+print(String(format: "latency ms: p50 %.3f  p99 %.3f  max %.3f", percentile(0.5), percentile(0.99), Double(all.last ?? 0) / 1_000))
+print("errors \(errors)")
+print(String(format: "server RSS MiB: %.1f before, %.1f after", rssBefore, rssAfter))
