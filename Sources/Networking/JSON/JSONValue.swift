@@ -77,59 +77,66 @@ extension JSONValue {
     /// Compact JSON text with keys sorted by their Unicode scalars, so equal values encode
     /// to equal bytes.
     public func encoded() -> Data {
-        var text = ""
-        write(to: &text)
-        return Data(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        write(to: &bytes)
+        return Data(bytes)
     }
 
-    private func write(to text: inout String) {
+    private func write(to bytes: inout [UInt8]) {
         switch self {
-        case .null: text += "null"
-        case .bool(let flag): text += flag ? "true" : "false"
+        case .null: bytes += "null".utf8
+        case .bool(let flag): bytes += (flag ? "true" : "false").utf8
         case .number(let number):
             if number.rounded() == number, abs(number) < 1e15 {
-                text += String(Int64(number))
+                bytes += String(Int64(number)).utf8
             } else if number.isFinite {
-                text += "\(number)"
+                bytes += "\(number)".utf8
             } else {
-                text += "null"
+                bytes += "null".utf8
             }
-        case .string(let string): JSONValue.writeString(string, to: &text)
+        case .string(let string): JSONValue.writeString(string, to: &bytes)
         case .array(let elements):
-            text += "["
+            bytes.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { text += "," }
-                element.write(to: &text)
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                element.write(to: &bytes)
             }
-            text += "]"
+            bytes.append(UInt8(ascii: "]"))
         case .object(let members):
-            text += "{"
+            bytes.append(UInt8(ascii: "{"))
             for (index, member) in members.sortedMembers.enumerated() {
-                if index > 0 { text += "," }
-                JSONValue.writeString(member.name, to: &text)
-                text += ":"
-                member.value.write(to: &text)
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(member.name, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                member.value.write(to: &bytes)
             }
-            text += "}"
+            bytes.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ string: String, to text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                text += String(format: "\\u%04x", scalar.value)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Writes `string` quoted, byte by byte: UTF-8 passes through, and only the quote,
+    /// the backslash and control characters are escaped.
+    private static func writeString(_ string: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += #"\""#.utf8
+            case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
+            case 0x0A: bytes += #"\n"#.utf8
+            case 0x0D: bytes += #"\r"#.utf8
+            case 0x09: bytes += #"\t"#.utf8
+            case 0..<0x20:
+                bytes += #"\u00"#.utf8
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
             default:
-                text.unicodeScalars.append(scalar)
+                bytes.append(byte)
             }
         }
-        text += "\""
+        bytes.append(UInt8(ascii: "\""))
     }
 }
 
