@@ -1,6 +1,6 @@
 // server-load-bench: keep-alive clients against a real `homes serve`, signed requests.
 //
-//   swift build -c release --product homes --product server-load-bench
+//   swift build -c release --product homes && swift build -c release --product server-load-bench
 //   .build/release/server-load-bench --clients 8 --seconds 10
 //   .build/release/server-load-bench --clients 32 --requests 1000000
 //
