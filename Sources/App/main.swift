@@ -137,7 +137,10 @@ let terminal = Terminal.current()
 // whatever is stored is stamped with the real time.
 let shownNow = options.now
 let now: @Sendable () -> Date = { shownNow ?? Date() }
-let embedded = HomesAPIServer(seed: options.seed, secret: secret, updatedBefore: now())
+// Served over HTTP it remembers up to a million nonces (32 MiB); in this process, a
+// person's requests need a few thousand.
+let embedded = HomesAPIServer(seed: options.seed, secret: secret, nonceCapacity: options.serve ? 1 << 21 : 1 << 14,
+                              updatedBefore: now())
 
 // `homes serve`: the embedded API over real HTTP, for `homes --api` and other clients.
 if options.serve {
@@ -160,12 +163,12 @@ let transport: any HTTPTransport = options.apiURL == nil
     : URLSessionTransport()
 let engine = APIEngine(
     services: ServiceRegistry([
-        APIService(name: "rentals", baseURL: baseURL, signatureRejectedCodes: [4010, 4011], signingSecret: secret),
+        APIService(name: "rentals", baseURL: baseURL, signatureRejectedCodes: [4010, 4011, 4012, 4013], signingSecret: secret),
         APIService(name: "newhomes", baseURL: baseURL, pageKey: "xinfang_page", pageSizeKey: "xinfang_page_size",
-                   signatureRejectedCodes: [4010, 4011], signingSecret: secret),
+                   signatureRejectedCodes: [4010, 4011, 4012, 4013], signingSecret: secret),
         APIService(name: "resale", baseURL: baseURL, pageKey: "esf_page", pageSizeKey: "esf_page_size",
-                   signatureRejectedCodes: [4010, 4011], signingSecret: secret),
-        APIService(name: "account", baseURL: baseURL, signatureRejectedCodes: [4010, 4011], signingSecret: secret),
+                   signatureRejectedCodes: [4010, 4011, 4012, 4013], signingSecret: secret),
+        APIService(name: "account", baseURL: baseURL, signatureRejectedCodes: [4010, 4011, 4012, 4013], signingSecret: secret),
     ]),
     transport: transport
 )

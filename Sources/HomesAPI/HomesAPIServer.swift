@@ -80,8 +80,10 @@ public final class HomesAPIServer: Sendable {
     }
 
     /// Serves `count` listings per service generated from `seed`, last updated within the
-    /// day before `updatedBefore`; checks signatures with `secret` when given, against `clock`.
-    public init(seed: UInt64 = 7, count: Int = 45, secret: [UInt8]? = nil, updatedBefore: Date = Date(),
+    /// day before `updatedBefore`; checks signatures with `secret` when given, against `clock`,
+    /// remembering nonces in a store of `nonceCapacity` slots (see ``SignatureVerifier``).
+    public init(seed: UInt64 = 7, count: Int = 45, secret: [UInt8]? = nil, nonceCapacity: Int = 1 << 21,
+                updatedBefore: Date = Date(),
                 routePatch: JSONValue = HomesAPIServer.defaultRoutePatch,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.routePatch = routePatch
@@ -110,7 +112,7 @@ public final class HomesAPIServer: Sendable {
             }
         }
         listings = made
-        verifier = secret.map { SignatureVerifier(secret: $0) }
+        verifier = secret.map { SignatureVerifier(secret: $0, nonceCapacity: nonceCapacity) }
         self.clock = clock
     }
 

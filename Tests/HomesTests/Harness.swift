@@ -50,7 +50,7 @@ final class InlineTransport: HTTPTransport, @unchecked Sendable {
 @MainActor
 struct HomesHarness {
     static let secret = Array("test-secret".utf8)
-    let transport = InlineTransport(server: HomesAPIServer(seed: 7, count: 20, secret: HomesHarness.secret,
+    let transport = InlineTransport(server: HomesAPIServer(seed: 7, count: 20, secret: HomesHarness.secret, nonceCapacity: 1 << 12,
                                                            updatedBefore: Date(timeIntervalSince1970: 1_763_700_000)))
     let engine: APIEngine
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Checks request signatures on the server side (the scheme of ``RequestSigner``), and
 /// refuses a second use of any nonce while its timestamp is inside the window.
@@ -33,7 +32,7 @@ public final class SignatureVerifier: Sendable {
     }
 
     private let signer: RequestSigner
-    private let nonces: Mutex<NonceStore>
+    private let nonces: NonceLedger
     /// How far, in seconds, a timestamp may be from the server's clock.
     public let maximumAge: Int
 
@@ -45,7 +44,7 @@ public final class SignatureVerifier: Sendable {
     public init(secret: [UInt8], maximumAge: Int = 300, nonceCapacity: Int = 1 << 21) {
         self.signer = RequestSigner(secret: secret)
         self.maximumAge = max(0, maximumAge)
-        self.nonces = Mutex(NonceStore(capacity: nonceCapacity))
+        self.nonces = NonceLedger(capacity: nonceCapacity)
     }
 
     /// Checks the signature headers of `request`; a valid request's nonce is spent.
@@ -78,7 +77,7 @@ public final class SignatureVerifier: Sendable {
               HMACSHA256.isEqual(given, expected) else { return .mismatch }
         // Only a genuine request spends a nonce, so forgeries cannot fill the store. The
         // nonce must be remembered until its timestamp leaves the window.
-        switch nonces.withLock({ $0.insert(nonce, expiringAt: timestamp + maximumAge, now: nowSeconds) }) {
+        switch nonces.insert(nonce, expiringAt: timestamp + maximumAge, now: nowSeconds) {
         case .inserted: return .valid
         case .present: return .replayed
         case .full: return .overloaded
@@ -103,10 +102,28 @@ public final class SignatureVerifier: Sendable {
     }
 }
 
+/// The nonce store behind a lock.
+// Safe to share: `store` is touched only under `lock` (an NSLock rather than a Mutex:
+// ThreadSanitizer on Linux does not see a Mutex's futex hand-off).
+final class NonceLedger: @unchecked Sendable {
+    private let lock = NSLock()
+    private var store: NonceStore
+
+    init(capacity: Int) {
+        store = NonceStore(capacity: capacity)
+    }
+
+    func insert(_ nonce: String, expiringAt expiry: Int, now: Int) -> NonceStore.Outcome {
+        lock.lock()
+        defer { lock.unlock() }
+        return store.insert(nonce, expiringAt: expiry, now: now)
+    }
+}
+
 /// The nonces seen inside the signing window: a fixed table of 64-bit fingerprints with
 /// the second each one expires, open addressing with a bounded probe. An expired slot is
 /// reused in place, so there is nothing to sweep; memory never grows after `init`.
-struct NonceStore: ~Copyable {
+struct NonceStore {
     enum Outcome { case inserted, present, full }
 
     private var fingerprints: [UInt64]
