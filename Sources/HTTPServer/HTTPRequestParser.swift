@@ -54,8 +54,6 @@ struct HTTPRequestParser {
     private var fieldName = ""
     private var chunkSize = 0
     private var chunkDigits = 0
-    /// True while the head ends in a body that should be announced (`headComplete`).
-    private var announcedHead = false
 
     init(maximumHeadSize: Int, maximumBodySize: Int) {
         self.maximumHeadSize = maximumHeadSize
