@@ -196,7 +196,7 @@ final class Holder: Sendable {
 /// Found by the review of the isolation work.
 @Suite struct IsolationReviewRegressionTests {
     @Test @MainActor func valuesQueuedForTheMainActorArriveWhenTheSignalCompletesRightAfterThem() async {
-        for _ in 0..<50 {
+        for _ in 0..<500 {
             let (signal, input) = Signal<Int>.pipe()
             let seen = Locked<[Int]>([])
             signal.observeOnMainActor { seen.append($0) }

@@ -6,12 +6,17 @@ import Dispatch
 /// Delivery calls `receive`/`complete` through the class, so an operator's link
 /// (`ForwardObserver`) costs no reference counting per event; a caller's closures live
 /// in a `ClosureObserver`, which frees them as soon as it is disposed.
-// Safe to share: `disposed` is atomic; `core` is touched only by the caller that wins disposal.
+// Safe to share: `ending` is atomic; `core` is touched only by the caller that wins disposal.
 @usableFromInline
 class Observer<Value>: Disposable, @unchecked Sendable {
     /// The core this observer is registered on; touched only by whoever claims disposal.
     @usableFromInline @exclusivity(unchecked) var core: SignalCore<Value>?
-    @usableFromInline let disposed = Atomic<Bool>(false)
+    /// Why the observer ended, set once: 0 while live, `Observer.disposedByCaller` when a
+    /// caller disposed it, `Observer.completedBySignal` when its signal completed. One
+    /// atomic, so nobody can see it ended without seeing why.
+    @usableFromInline let ending = Atomic<UInt8>(0)
+    @usableFromInline static var disposedByCaller: UInt8 { 1 }
+    @usableFromInline static var completedBySignal: UInt8 { 2 }
 
     @inlinable
     init() {}
@@ -29,12 +34,20 @@ class Observer<Value>: Disposable, @unchecked Sendable {
     func clear() {}
 
     @inlinable
-    final var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    final var isDisposed: Bool { ending.load(ordering: .acquiring) != 0 }
 
-    /// Marks the observer disposed; true for the one caller that did so first.
+    /// Whether a caller disposed the observer (rather than its signal completing).
     @inlinable
-    final func claimDisposal() -> Bool {
-        !disposed.exchange(true, ordering: .acquiringAndReleasing)
+    final var isDisposedByCaller: Bool { ending.load(ordering: .acquiring) == Observer.disposedByCaller }
+
+    /// Marks the observer disposed, by the signal's completion when `completing`; true for
+    /// the one caller that did so first.
+    @inlinable
+    final func claimDisposal(completing: Bool = false) -> Bool {
+        ending.compareExchange(
+            expected: 0, desired: completing ? Observer.completedBySignal : Observer.disposedByCaller,
+            ordering: .acquiringAndReleasing
+        ).exchanged
     }
 
     @inlinable
@@ -126,8 +139,6 @@ final class MainActorObserver<Value, Payload: Sendable>: Observer<Value>, @unche
     private var action: (@MainActor (Payload) -> Void)?
     private let extract: (Value) -> Payload?
     private let queued = Atomic<Int>(0)
-    /// Set when the signal completed (rather than the observer being disposed).
-    private let completed = Atomic<Bool>(false)
 
     init(extract: @escaping (Value) -> Payload?, _ action: @escaping @MainActor (Payload) -> Void) {
         self.extract = extract
@@ -149,19 +160,15 @@ final class MainActorObserver<Value, Payload: Sendable>: Observer<Value>, @unche
     /// Runs the closure with `value`; called on the main queue only.
     private func run(_ value: Payload) {
         defer { queued.subtract(1, ordering: .acquiringAndReleasing) }
-        guard !isDisposed || completed.load(ordering: .acquiring), let action = lock.withLock({ action }) else { return }
+        // Values queued before the signal completed still arrive; a caller's dispose drops them.
+        guard !isDisposedByCaller, let action = lock.withLock({ action }) else { return }
         MainActor.assumeIsolated { action(value) }
-    }
-
-    @usableFromInline
-    override func complete() {
-        completed.store(true, ordering: .releasing)
     }
 
     @usableFromInline
     override func clear() {
         // After completion, values may still be queued: the closure goes behind them.
-        if completed.load(ordering: .acquiring), queued.load(ordering: .acquiring) > 0 {
+        if !isDisposedByCaller, queued.load(ordering: .acquiring) > 0 {
             DispatchQueue.main.async { self.releaseAction() }
         } else {
             releaseAction()

@@ -65,7 +65,7 @@ final class SignalCore<Value>: @unchecked Sendable {
         if isTerminating {
             lock.unlock()
             if let initial { observer.receive(initial()) }
-            if observer.claimDisposal() {
+            if observer.claimDisposal(completing: true) {
                 observer.complete()
                 observer.clear()
             }
@@ -111,7 +111,7 @@ final class SignalCore<Value>: @unchecked Sendable {
             lock.unlock()
             if let value, !observer.isDisposed { observer.receive(value) }
             if terminated {
-                if observer.claimDisposal() {
+                if observer.claimDisposal(completing: true) {
                     observer.complete()
                     observer.clear()
                 }
@@ -383,7 +383,7 @@ final class SignalCore<Value>: @unchecked Sendable {
         var sources: ContiguousArray<Disposable> = []
         swap(&sources, &upstreams)
         lock.unlock()
-        for observer in finished where observer.claimDisposal() {
+        for observer in finished where observer.claimDisposal(completing: true) {
             observer.core = nil
             observer.complete()
             observer.clear()
