@@ -168,7 +168,10 @@ final class HTTPConnection {
                 headers[name] = value
             }
         }
-        return HTTPRequest(method: method, url: url, headers: headers, body: parsed.body.isEmpty ? nil : Data(parsed.body))
+        guard !parsed.body.isEmpty else { return HTTPRequest(method: method, url: url, headers: headers) }
+        var hash = parsed.bodyHash
+        return HTTPRequest(method: method, url: url, headers: headers, body: Data(parsed.body),
+                           bodyDigest: hash.finalize())
     }
 
     static func serialize(_ response: HTTPResponse, keepAlive: Bool, minorVersion: Int) -> [UInt8] {

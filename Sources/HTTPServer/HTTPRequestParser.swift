@@ -1,3 +1,5 @@
+import Networking
+
 /// A request head and body as read off the wire, before it becomes an `HTTPRequest`.
 struct ParsedRequest {
     var method: [UInt8] = []
@@ -7,6 +9,9 @@ struct ParsedRequest {
     /// Fields in arrival order, names as sent.
     var fields: [(name: String, value: String)] = []
     var body: [UInt8] = []
+    /// The SHA-256 of `body`, fed as the body arrives (signature checks need it, and the
+    /// bytes are in cache now).
+    var bodyHash = SHA256()
     /// Whether the connection stays open after the response.
     var keepAlive = true
     /// Whether the client waits for `100 Continue` before sending its body.
@@ -85,7 +90,9 @@ struct HTTPRequestParser {
             // Bodies are copied in runs, not byte by byte.
             if case .body(let remaining) = state {
                 let run = min(remaining, bytes.count - index)
-                request.body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + run]))
+                let piece = UnsafeBufferPointer(rebasing: bytes[index..<index + run])
+                request.body.append(contentsOf: piece)
+                request.bodyHash.update(piece)
                 index += run
                 if remaining - run == 0 { return (index, .request(finish())) }
                 state = .body(remaining: remaining - run)
@@ -93,7 +100,9 @@ struct HTTPRequestParser {
             }
             if case .chunkData(let remaining) = state {
                 let run = min(remaining, bytes.count - index)
-                request.body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + run]))
+                let piece = UnsafeBufferPointer(rebasing: bytes[index..<index + run])
+                request.body.append(contentsOf: piece)
+                request.bodyHash.update(piece)
                 index += run
                 state = remaining - run == 0 ? .chunkDataCR : .chunkData(remaining: remaining - run)
                 continue

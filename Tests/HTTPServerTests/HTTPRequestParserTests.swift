@@ -1,4 +1,5 @@
 @testable import HTTPServer
+import Networking
 import Testing
 
 /// The request parser on its own: bytes in, requests or refusals out.
@@ -36,6 +37,31 @@ import Testing
         let expected = ["GET /a body= keepAlive=true", "POST /b body=hello keepAlive=true", "GET /c body= keepAlive=false"]
         for piece in [1, 2, 7, 64, Int.max] {
             #expect(outcomes(text, piece: piece) == expected, "in pieces of \(piece)")
+        }
+    }
+
+    @Test func theBodyIsHashedAsItArrivesWhateverTheChunkingAndFraming() throws {
+        // 200 bytes: runs that start and end inside SHA-256 blocks, and whole blocks.
+        let body = String((0..<200).map { Character(UnicodeScalar(UInt8(33 + $0 % 90))) })
+        let sized = "POST /u HTTP/1.1\r\nHost: x\r\nContent-Length: 200\r\n\r\n" + body
+        let chunked = "POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "3\r\n\(body.prefix(3))\r\n7D\r\n\(body.dropFirst(3).prefix(125))\r\n48\r\n\(body.dropFirst(128))\r\n0\r\n\r\n"
+        for text in [sized, chunked] {
+            for piece in [1, 5, 64, 100, Int.max] {
+                var parser = HTTPRequestParser(maximumHeadSize: 4_096, maximumBodySize: 1_000)
+                var request: ParsedRequest?
+                let bytes = Array(text.utf8)
+                var offset = 0
+                while offset < bytes.count, request == nil {
+                    let end = min(bytes.count, offset + min(piece, bytes.count))
+                    let (used, outcome) = bytes[offset..<end].withUnsafeBufferPointer { parser.parse($0) }
+                    offset += used
+                    if case .request(let complete) = outcome { request = complete }
+                }
+                var hash = try #require(request).bodyHash
+                #expect(request?.body == Array(body.utf8))
+                #expect(hash.finalize() == SHA256.hash(Array(body.utf8)), "in pieces of \(piece)")
+            }
         }
     }
 

@@ -106,6 +106,23 @@ import Testing
         #expect(verifier.verify(post, now: now) == .valid)
     }
 
+    @Test func aBodyHashedWhileReadingIsCheckedAsSentAndForgottenOnceTheBodyChanges() {
+        let verifier = SignatureVerifier(secret: secret, maximumAge: 300)
+        let body = Data("username=mei&password=homes2026".utf8)
+        func read(_ nonce: String, digest: [UInt8]) -> HTTPRequest {
+            let sent = signed(.post, "http://x/api/account/login", body: String(decoding: body, as: UTF8.self), nonce: nonce)
+            return HTTPRequest(method: .post, url: sent.url, headers: sent.headers, body: body, bodyDigest: digest)
+        }
+        #expect(verifier.verify(read("r1", digest: SHA256.hash(body)), now: now) == .valid)
+        // The digest taken on the way in is what the check uses: the body is not hashed again.
+        #expect(verifier.verify(read("r2", digest: SHA256.hash(Data("other".utf8))), now: now) == .mismatch)
+        var rewritten = read("r3", digest: SHA256.hash(Data("other".utf8)))
+        #expect(rewritten.bodyDigest != nil)
+        rewritten.body = body
+        #expect(rewritten.bodyDigest == nil)
+        #expect(verifier.verify(rewritten, now: now) == .valid)
+    }
+
     @Test func staleMissingMalformedAndForeignSignaturesAreRefused() {
         let verifier = SignatureVerifier(secret: secret, maximumAge: 300)
         let request = signed(.get, "http://x/api/a?a=1")

@@ -10,6 +10,17 @@ public enum SignatureHeader {
     public static let signature = "X-Signature"
 }
 
+extension String {
+    /// Whether the two strings are equal with ASCII letters compared regardless of case,
+    /// as HTTP compares field names (RFC 9110 5.1).
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        func lowercased(_ byte: UInt8) -> UInt8 {
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+        }
+        return utf8.elementsEqual(other.utf8) { lowercased($0) == lowercased($1) }
+    }
+}
+
 /// Signs requests: HMAC-SHA256, keyed with the app's secret (which comes from
 /// configuration, never from library code), over a text that binds the method, the full
 /// path, the canonical query, a SHA-256 of the body, the timestamp and a nonce. The
@@ -34,19 +45,24 @@ public struct RequestSigner: Sendable {
     /// `scheme, METHOD, path, canonical query, hex SHA-256 of the body, timestamp, nonce`.
     /// Nil when the URL's query holds a broken `%` escape.
     public static func signingText(for request: HTTPRequest, timestamp: Int, nonce: String) -> String? {
-        signingText(method: request.method.rawValue, target: request.url, bodyDigest: bodyDigest(request.body),
+        signingText(method: request.method.rawValue, target: request.url, bodyDigest: bodyDigest(of: request),
                     timestamp: timestamp, nonce: nonce)
     }
 
     static func signingText(method: String, target url: URL, bodyDigest: String, timestamp: Int, nonce: String) -> String? {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath ?? ""
-        guard let query = CanonicalParameters.canonicalQuery(components?.percentEncodedQuery ?? "") else { return nil }
+        let path = url.path(percentEncoded: true)
+        guard let query = CanonicalParameters.canonicalQuery(url.query(percentEncoded: true) ?? "") else { return nil }
         return [scheme, method, path.isEmpty ? "/" : path, query, bodyDigest, String(timestamp), nonce]
             .joined(separator: "\n")
     }
 
     private static let emptyBodyDigest = SHA256.hash([UInt8]()).hexString
+
+    /// The lowercase hex SHA-256 of the body of `request`: as hashed while it was read,
+    /// when it was.
+    static func bodyDigest(of request: HTTPRequest) -> String {
+        request.bodyDigest?.hexString ?? bodyDigest(request.body)
+    }
 
     /// The lowercase hex SHA-256 of `body` (of no bytes when there is none).
     static func bodyDigest(_ body: Data?) -> String {
@@ -63,7 +79,7 @@ public struct RequestSigner: Sendable {
     /// last: a change to the method, URL or body afterwards invalidates the signature.
     public func sign(_ request: inout HTTPRequest, timestamp: Int, nonce: String) {
         for name in [SignatureHeader.timestamp, SignatureHeader.nonce, SignatureHeader.signature] {
-            for key in request.headers.keys where key.caseInsensitiveCompare(name) == .orderedSame {
+            for key in request.headers.keys where key.equalsIgnoringASCIICase(name) {
                 request.headers[key] = nil
             }
         }

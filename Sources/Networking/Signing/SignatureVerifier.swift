@@ -50,7 +50,7 @@ public final class SignatureVerifier: Sendable {
     /// Checks the signature headers of `request`; a valid request's nonce is spent.
     public func verify(_ request: HTTPRequest, now: Date) -> Verdict {
         verify(method: request.method.rawValue, target: request.url, headers: request.headers,
-               bodyDigest: RequestSigner.bodyDigest(request.body), now: now)
+               bodyDigest: RequestSigner.bodyDigest(of: request), now: now)
     }
 
     func verify(method: String, target: URL, headers: [String: String], bodyDigest: String, now: Date) -> Verdict {
@@ -58,7 +58,7 @@ public final class SignatureVerifier: Sendable {
         // name, or as values the HTTP layer joined with a comma.
         var found: [String?] = [nil, nil, nil]
         for (name, value) in headers {
-            guard let index = Self.headerNames.firstIndex(where: { name.caseInsensitiveCompare($0) == .orderedSame })
+            guard let index = Self.headerNames.firstIndex(where: { name.equalsIgnoringASCIICase($0) })
             else { continue }
             guard found[index] == nil, !value.contains(",") else { return .duplicated }
             found[index] = value

@@ -17,7 +17,12 @@ public struct HTTPRequest: Sendable {
     /// Header fields.
     public var headers: [String: String]
     /// The body, if any.
-    public var body: Data?
+    public var body: Data? {
+        didSet { bodyDigest = nil }
+    }
+    /// The SHA-256 of `body`, when the server that read the body hashed it on the way in;
+    /// forgotten as soon as `body` changes.
+    package private(set) var bodyDigest: [UInt8]?
 
     /// Creates a request.
     public init(method: HTTPMethod, url: URL, headers: [String: String] = [:], body: Data? = nil) {
@@ -27,9 +32,15 @@ public struct HTTPRequest: Sendable {
         self.body = body
     }
 
+    /// A request read off the wire, with the SHA-256 of `body` computed while reading it.
+    package init(method: HTTPMethod, url: URL, headers: [String: String], body: Data, bodyDigest: [UInt8]) {
+        self.init(method: method, url: url, headers: headers, body: body)
+        self.bodyDigest = bodyDigest
+    }
+
     /// The query parameters of `url` (the last value wins for a repeated name).
     public var queryParameters: [String: String] {
-        CanonicalParameters.decode(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? "")
+        CanonicalParameters.decode(url.query(percentEncoded: true) ?? "")
     }
 
     /// The parameters of a form-encoded body.
@@ -48,7 +59,7 @@ public struct HTTPRequest: Sendable {
     /// at most `maximumCount` fields in each (counted before anything is decoded), every
     /// name once across both, every escape valid.
     public func checkedParameters(maximumCount: Int) throws(CanonicalParameters.Problem) -> [String: String] {
-        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        let query = url.query(percentEncoded: true) ?? ""
         var result = try CanonicalParameters.decode(Array(query.utf8), maximumCount: maximumCount)
         for (name, value) in try CanonicalParameters.decode(body ?? Data(), maximumCount: maximumCount) {
             guard result.updateValue(value, forKey: name) == nil else { throw .repeatedName(name) }
