@@ -168,10 +168,8 @@ final class HTTPConnection {
                 headers[name] = value
             }
         }
-        guard !parsed.body.isEmpty else { return HTTPRequest(method: method, url: url, headers: headers) }
-        var hash = parsed.bodyHash
-        return HTTPRequest(method: method, url: url, headers: headers, body: Data(parsed.body),
-                           bodyDigest: hash.finalize())
+        guard let digest = parsed.bodyDigest else { return HTTPRequest(method: method, url: url, headers: headers) }
+        return HTTPRequest(method: method, url: url, headers: headers, body: Data(parsed.body), bodyDigest: digest)
     }
 
     static func serialize(_ response: HTTPResponse, keepAlive: Bool, minorVersion: Int) -> [UInt8] {

@@ -9,9 +9,9 @@ struct ParsedRequest {
     /// Fields in arrival order, names as sent.
     var fields: [(name: String, value: String)] = []
     var body: [UInt8] = []
-    /// The SHA-256 of `body`, fed as the body arrives (signature checks need it, and the
-    /// bytes are in cache now).
-    var bodyHash = SHA256()
+    /// The SHA-256 of `body`, computed as the body arrived (signature checks need it, and
+    /// the bytes were in cache then); nil when there is no body.
+    var bodyDigest: [UInt8]?
     /// Whether the connection stays open after the response.
     var keepAlive = true
     /// Whether the client waits for `100 Continue` before sending its body.
@@ -54,6 +54,8 @@ struct HTTPRequestParser {
 
     private var state = State.method
     private var request = ParsedRequest()
+    /// The hash of the body read so far (kept here, not in the request, which is copied).
+    private var bodyHash = SHA256()
     private var headSize = 0
     private var token: [UInt8] = []
     private var fieldName = ""
@@ -92,7 +94,7 @@ struct HTTPRequestParser {
                 let run = min(remaining, bytes.count - index)
                 let piece = UnsafeBufferPointer(rebasing: bytes[index..<index + run])
                 request.body.append(contentsOf: piece)
-                request.bodyHash.update(piece)
+                bodyHash.update(piece)
                 index += run
                 if remaining - run == 0 { return (index, .request(finish())) }
                 state = .body(remaining: remaining - run)
@@ -102,7 +104,7 @@ struct HTTPRequestParser {
                 let run = min(remaining, bytes.count - index)
                 let piece = UnsafeBufferPointer(rebasing: bytes[index..<index + run])
                 request.body.append(contentsOf: piece)
-                request.bodyHash.update(piece)
+                bodyHash.update(piece)
                 index += run
                 state = remaining - run == 0 ? .chunkDataCR : .chunkData(remaining: remaining - run)
                 continue
@@ -322,7 +324,9 @@ struct HTTPRequestParser {
 
     /// The request just completed; the parser is ready for the next one.
     private mutating func finish() -> ParsedRequest {
-        let done = request
+        var done = request
+        if !done.body.isEmpty { done.bodyDigest = bodyHash.finalize() }
+        bodyHash = SHA256()
         request = ParsedRequest()
         state = .method
         headSize = 0

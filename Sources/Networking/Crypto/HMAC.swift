@@ -2,15 +2,34 @@
 public enum HMACSHA256 {
     /// The authentication code of `message` under `key`.
     public static func authenticationCode(for message: [UInt8], key: [UInt8]) -> [UInt8] {
-        var block = key.count > SHA256.blockSize ? SHA256.hash(key) : key
-        block += [UInt8](repeating: 0, count: SHA256.blockSize - block.count)
-        var inner = SHA256()
-        inner.update(block.map { $0 ^ 0x36 })
-        inner.update(message)
-        var outer = SHA256()
-        outer.update(block.map { $0 ^ 0x5c })
-        outer.update(inner.finalize())
-        return outer.finalize()
+        PreparedKey(key).authenticationCode(for: message)
+    }
+
+    /// A key with its padded inner and outer blocks already hashed, so each code costs two
+    /// compressions fewer; for a signer that uses one key for every request.
+    struct PreparedKey: Sendable {
+        private let inner: SHA256
+        private let outer: SHA256
+
+        init(_ key: [UInt8]) {
+            var block = key.count > SHA256.blockSize ? SHA256.hash(key) : key
+            block += [UInt8](repeating: 0, count: SHA256.blockSize - block.count)
+            var inner = SHA256()
+            inner.update(block.map { $0 ^ 0x36 })
+            var outer = SHA256()
+            outer.update(block.map { $0 ^ 0x5c })
+            self.inner = inner
+            self.outer = outer
+        }
+
+        /// The authentication code of `message`.
+        func authenticationCode<Message: Sequence>(for message: Message) -> [UInt8] where Message.Element == UInt8 {
+            var inner = self.inner
+            inner.update(message)
+            var outer = self.outer
+            outer.update(inner.finalize())
+            return outer.finalize()
+        }
     }
 
     /// Compares two codes in time that does not depend on where they differ.

@@ -34,11 +34,11 @@ public struct RequestSigner: Sendable {
     /// The first line of every signing text; names the scheme and its version.
     public static let scheme = "HOMES1-HMAC-SHA256"
 
-    private let secret: [UInt8]
+    private let key: HMACSHA256.PreparedKey
 
     /// Signs with `secret`.
     public init(secret: [UInt8]) {
-        self.secret = secret
+        self.key = HMACSHA256.PreparedKey(secret)
     }
 
     /// The text that is signed, one field per line:
@@ -72,7 +72,7 @@ public struct RequestSigner: Sendable {
 
     /// The hex signature of `text`.
     func signature(of text: String) -> String {
-        HMACSHA256.authenticationCode(for: Array(text.utf8), key: secret).hexString
+        key.authenticationCode(for: text.utf8).hexString
     }
 
     /// Adds the three signature header fields to `request`, replacing any it had. Sign

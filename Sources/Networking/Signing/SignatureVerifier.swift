@@ -60,7 +60,7 @@ public final class SignatureVerifier: Sendable {
         for (name, value) in headers {
             guard let index = Self.headerNames.firstIndex(where: { name.equalsIgnoringASCIICase($0) })
             else { continue }
-            guard found[index] == nil, !value.contains(",") else { return .duplicated }
+            guard found[index] == nil, !value.utf8.contains(UInt8(ascii: ",")) else { return .duplicated }
             found[index] = value
         }
         let (timestampText, nonce, signature) = (found[0], found[1], found[2])
