@@ -29,7 +29,7 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Persistence", dependencies: ["CSQLite", "Signals"]),
         .executableTarget(name: "PersistenceCrashWriter", dependencies: ["Persistence"]),
-        .executableTarget(name: "PersistenceBenchmark", dependencies: ["Persistence"]),
+        .executableTarget(name: "PersistenceBenchmark", dependencies: ["Persistence", "CSQLite"]),
         .target(name: "Mediator"),
         .target(name: "TextViews"),
         .target(name: "LineEditing"),
