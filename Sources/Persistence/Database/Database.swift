@@ -38,6 +38,9 @@ public struct TableChange: Sendable, Equatable {
         self.table = table
     }
 
+    /// Whether the change touched nothing.
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !truncated }
+
     /// Whether both changes are of the same table (its name compared by its exact bytes,
     /// as SQLite does) and touched the same rows.
     public static func == (lhs: TableChange, rhs: TableChange) -> Bool {
@@ -85,15 +88,29 @@ public final class Database: @unchecked Sendable {
     /// How many frames of the thread holding `lock` hold it; observers are only told
     /// of changes by the outermost frame, never while the lock is held.
     private var heldDepth = 0
-    private var preparedTables: Set<ExactText> = []
     /// The columns each table had when last looked at (see `checkColumns`).
     private var knownColumns: [ExactText: Set<ExactText>] = [:]
-    /// Changes of the statement running now; kept only if it succeeds.
-    private var statementChanges: [ExactText: TableChange] = [:]
+    // Changes are kept in short lists, one entry per table (found by its exact bytes): a
+    // transaction touches few tables, and a scan beats hashing the name on every row the
+    // update hook reports. The hook records straight into the open transaction's list (or
+    // the ready one outside a transaction); a statement that fails is cut back to `marks`.
     /// Changes of the open transaction; kept only if it commits.
-    private var transactionChanges: [ExactText: TableChange] = [:]
+    private var transactionChanges: [TableChange] = []
     /// Committed changes not yet sent to observers.
-    private var readyChanges: [ExactText: TableChange] = [:]
+    private var readyChanges: [TableChange] = []
+    /// How many entries the list the hook records into had before the running statement.
+    private var markedEntries = 0
+    /// The lengths, before the running statement, of each older entry it has touched.
+    private var marks: [(entry: Int, inserted: Int, updated: Int, deleted: Int)] = []
+    /// SQL text made for each table, so no call quotes its names again.
+    private var tableTexts: [ExactText: TableText] = [:]
+    /// The table text used last, found without hashing its name.
+    private var lastTableText: TableText?
+    /// Bumped whenever a cached statement is finalized, so a `StatementSlot` holding one
+    /// knows it is stale.
+    private var statementGeneration = 0
+    /// Whether a bound value is big enough to be worth releasing after the statement.
+    private var boundLargeValue = false
     private var observers: [ExactText: (output: Signal<TableChange>, input: Signal<TableChange>.Input)] = [:]
 
     /// A database at `path`; nothing is opened until first use. Prefer `DatabasePool`.
@@ -115,6 +132,7 @@ public final class Database: @unchecked Sendable {
         guard transactionDepth == 0 else { return }
         for statement in statements.values { sqlite3_finalize(statement) }
         statements = [:]
+        statementGeneration += 1
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
@@ -156,8 +174,26 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Quotes `identifier` (a table or column name) for SQL, whatever characters it holds.
+    /// Every `"` byte is doubled, so a quote followed by a combining mark is escaped too.
     public static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let quote = UInt8(ascii: "\"")
+        var quotes = 0
+        for byte in identifier.utf8 where byte == quote { quotes += 1 }
+        return String(unsafeUninitializedCapacity: identifier.utf8.count + quotes + 2) { buffer in
+            var end = 0
+            buffer[end] = quote
+            end += 1
+            for byte in identifier.utf8 {
+                buffer[end] = byte
+                end += 1
+                if byte == quote {
+                    buffer[end] = quote
+                    end += 1
+                }
+            }
+            buffer[end] = quote
+            return end + 1
+        }
     }
 
     // MARK: - Transactions
@@ -172,11 +208,11 @@ public final class Database: @unchecked Sendable {
             try run("BEGIN \(kind.rawValue)", positional: [], named: nil, control: true)
             transactionDepth = 1
             transactionAborted = false
-            transactionChanges = [:]
+            transactionChanges = []
             defer {
                 transactionDepth = 0
                 transactionAborted = false
-                transactionChanges = [:]
+                transactionChanges = []
             }
             do {
                 let result = try body(self)
@@ -189,7 +225,7 @@ public final class Database: @unchecked Sendable {
                     _ = try? run("ROLLBACK", positional: [], named: nil, control: true)
                 }
                 // Tables created inside the transaction are gone again: check them anew.
-                preparedTables = []
+                forgetPreparedTables()
                 throw error
             }
         }
@@ -214,7 +250,7 @@ public final class Database: @unchecked Sendable {
                 _ = try? run("RELEASE \(name)", positional: [], named: nil, control: true)
             }
             transactionChanges = changesBefore
-            preparedTables = []
+            forgetPreparedTables()
             throw error
         }
     }
@@ -236,16 +272,23 @@ public final class Database: @unchecked Sendable {
         return try body()
     }
 
-    private func merge(_ changes: [ExactText: TableChange], into target: inout [ExactText: TableChange]) {
+    private func merge(_ changes: [TableChange], into target: inout [TableChange]) {
         // Mutated in place: copying the accumulated change out and back would copy its
         // arrays on every statement (quadratic in a long transaction).
-        for (table, change) in changes {
-            let empty = TableChange(table: table.text)
-            target[table, default: empty].inserted += change.inserted
-            target[table, default: empty].updated += change.updated
-            target[table, default: empty].deleted += change.deleted
-            if change.truncated { target[table, default: empty].truncated = true }
+        for change in changes where !change.isEmpty {
+            let index = Self.entry(of: change.table, in: &target)
+            target[index].inserted += change.inserted
+            target[index].updated += change.updated
+            target[index].deleted += change.deleted
+            if change.truncated { target[index].truncated = true }
         }
+    }
+
+    /// The index of `table`'s entry in `changes`, added if missing.
+    private static func entry(of table: String, in changes: inout [TableChange]) -> Int {
+        if let index = changes.lastIndex(where: { ExactText.same($0.table, table) }) { return index }
+        changes.append(TableChange(table: table))
+        return changes.count - 1
     }
 
     // MARK: - Observation
@@ -269,9 +312,9 @@ public final class Database: @unchecked Sendable {
     func noteTruncated(_ table: String) {
         locked {
             if transactionDepth > 0 {
-                transactionChanges[ExactText(table), default: TableChange(table: table)].truncated = true
+                transactionChanges[Self.entry(of: table, in: &transactionChanges)].truncated = true
             } else {
-                readyChanges[ExactText(table), default: TableChange(table: table)].truncated = true
+                readyChanges[Self.entry(of: table, in: &readyChanges)].truncated = true
             }
         }
     }
@@ -280,28 +323,92 @@ public final class Database: @unchecked Sendable {
     /// letting go of the connection, so observers may use the database freely.
     private func publishChanges() {
         lock.lock()
-        guard heldDepth == 0, transactionDepth == 0, !readyChanges.isEmpty else {
-            lock.unlock()
-            return
-        }
-        let changes = readyChanges
-        readyChanges = [:]
-        let inputs = changes.keys.sorted().compactMap { table in observers[table].map { (table, $0.input) } }
+        let sends = takeReadyChanges()
         lock.unlock()
-        for (table, input) in inputs {
-            if let change = changes[table] { input.send(change) }
+        for (change, input) in sends { input.send(change) }
+    }
+
+    /// The ready changes and their observers, taken out, when the calling frame is the
+    /// outermost; called holding `lock`.
+    private func takeReadyChanges() -> [(TableChange, Signal<TableChange>.Input)] {
+        guard heldDepth == 0, transactionDepth == 0, !readyChanges.isEmpty else { return [] }
+        let changes = readyChanges.sorted { ExactText.precedes($0.table, $1.table) }
+        readyChanges = []
+        return changes.compactMap { change in observers[ExactText(change.table)].map { (change, $0.input) } }
+    }
+
+    /// `locked` and then `publishChanges`, taking the lock once.
+    private func lockedThenPublishing<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.lock()
+        heldDepth += 1
+        defer {
+            heldDepth -= 1
+            let sends = takeReadyChanges()
+            lock.unlock()
+            for (change, input) in sends { input.send(change) }
+        }
+        return try body()
+    }
+
+    fileprivate func recordChange(operation: Int32, table: UnsafePointer<CChar>, rowID: Int64) {
+        if transactionDepth > 0 {
+            record(operation, table, rowID, in: &transactionChanges)
+        } else {
+            record(operation, table, rowID, in: &readyChanges)
         }
     }
 
-    fileprivate func recordChange(operation: Int32, table: String, rowID: Int64) {
+    private func record(_ operation: Int32, _ table: UnsafePointer<CChar>, _ rowID: Int64,
+                        in changes: inout [TableChange]) {
+        let length = strlen(table)
+        var found: Int?
+        for index in changes.indices.reversed() {
+            let same = changes[index].table.utf8.withContiguousStorageIfAvailable { name in
+                name.count == length && (name.baseAddress.map { memcmp($0, table, length) == 0 } ?? true)
+            }
+            if same ?? ExactText.same(changes[index].table, String(cString: table)) {
+                found = index
+                break
+            }
+        }
+        let index = found ?? changes.count
+        if found == nil { changes.append(TableChange(table: String(cString: table))) }
+        if index < markedEntries && !marks.contains(where: { $0.entry == index }) {
+            let change = changes[index]
+            marks.append((index, change.inserted.count, change.updated.count, change.deleted.count))
+        }
         // Mutated in place: copying the change out and back would copy its arrays each time.
-        let key = ExactText(table)
         switch operation {
-        case SQLITE_INSERT: statementChanges[key, default: TableChange(table: table)].inserted.append(rowID)
-        case SQLITE_UPDATE: statementChanges[key, default: TableChange(table: table)].updated.append(rowID)
-        case SQLITE_DELETE: statementChanges[key, default: TableChange(table: table)].deleted.append(rowID)
+        case SQLITE_INSERT: changes[index].inserted.append(rowID)
+        case SQLITE_UPDATE: changes[index].updated.append(rowID)
+        case SQLITE_DELETE: changes[index].deleted.append(rowID)
         default: break
         }
+    }
+
+    /// Notes where the change lists stand before a statement runs.
+    private func markChanges() {
+        markedEntries = transactionDepth > 0 ? transactionChanges.count : readyChanges.count
+        if !marks.isEmpty { marks.removeAll(keepingCapacity: true) }
+    }
+
+    /// Forgets what a failed statement recorded: cuts the lists back to the marks.
+    private func dropStatementChanges() {
+        if transactionDepth > 0 {
+            cut(&transactionChanges)
+        } else {
+            cut(&readyChanges)
+        }
+    }
+
+    private func cut(_ changes: inout [TableChange]) {
+        if changes.count > markedEntries { changes.removeLast(changes.count - markedEntries) }
+        for mark in marks {
+            changes[mark.entry].inserted.removeLast(changes[mark.entry].inserted.count - mark.inserted)
+            changes[mark.entry].updated.removeLast(changes[mark.entry].updated.count - mark.updated)
+            changes[mark.entry].deleted.removeLast(changes[mark.entry].deleted.count - mark.deleted)
+        }
+        marks.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Tables
@@ -309,11 +416,56 @@ public final class Database: @unchecked Sendable {
     /// Runs `prepare` once per table name for this database.
     func prepareTable(named name: String, _ prepare: () throws -> Void) throws {
         try locked {
-            let key = ExactText(name)
-            guard !preparedTables.contains(key) else { return }
+            let text = tableText(name)
+            guard !text.isPrepared else { return }
             try prepare()
-            preparedTables.insert(key)
+            text.isPrepared = true
         }
+    }
+
+    private func forgetPreparedTables() {
+        for text in tableTexts.values { text.isPrepared = false }
+    }
+
+    /// Inserts `row` (already checked) into `table`; returns its rowid. The SQL for each
+    /// list of columns is made once per table and kept.
+    /// `prepare` (the table's own) runs first unless it ran already.
+    func insert(_ row: Row, into table: String, prepare: () throws -> Void) throws -> Int64 {
+        try lockedThenPublishing {
+            let text = tableText(table)
+            if !text.isPrepared { try prepare() }
+            let insert = text.insert(for: row)
+            return try run(insert.sql, slot: insert.slot) { statement in
+                for (position, index) in insert.order.enumerated() {
+                    try bind(row.pairs[index].1, at: Int32(position + 1), to: statement)
+                }
+            }.execution.lastInsertRowID
+        }
+    }
+
+    /// The row of `table` whose `primaryKey` column holds `key`, or nil. `prepare` (the
+    /// table's own) runs first unless it ran already.
+    func find(in table: String, primaryKey: String, _ key: SQLiteValue, prepare: () throws -> Void) throws -> Row? {
+        try lockedThenPublishing {
+            let text = tableText(table)
+            if !text.isPrepared { try prepare() }
+            let find = text.find(primaryKey: primaryKey)
+            return try run(find.sql, slot: find.slot) { try bind(key, at: 1, to: $0) }.rows.first
+        }
+    }
+
+    /// `table`'s name, quoted for SQL.
+    func quotedName(of table: String) -> String {
+        locked { tableText(table).quotedName }
+    }
+
+    private func tableText(_ table: String) -> TableText {
+        if let lastTableText, ExactText.same(lastTableText.name, table) { return lastTableText }
+        let key = ExactText(table)
+        let text = tableTexts[key] ?? TableText(name: table)
+        tableTexts[key] = text
+        lastTableText = text
+        return text
     }
 
     /// Throws an error naming the first of `columns` that `table` does not have. The columns
@@ -370,7 +522,7 @@ public final class Database: @unchecked Sendable {
         sqlite3_update_hook(opened, { context, operation, _, table, rowID in
             guard let context, let table else { return }
             let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
-            database.recordChange(operation: operation, table: String(cString: table), rowID: rowID)
+            database.recordChange(operation: operation, table: table, rowID: rowID)
         }, context)
         handle = opened
         return opened
@@ -404,22 +556,50 @@ public final class Database: @unchecked Sendable {
         control: Bool = false
     ) throws -> (rows: [Row], execution: Execution) {
         try locked {
+            try run(sql, slot: nil, control: control) { statement in
+                try bind(positional: positional, named: named, to: statement, sql: sql)
+            }
+        }
+    }
+
+    /// Runs `sql`, its values bound by `bindValues`; called holding `lock`. A `slot` keeps
+    /// the prepared statement for its caller, so the SQL text need not be looked up.
+    private func run(
+        _ sql: String,
+        slot: StatementSlot?,
+        control: Bool = false,
+        bindValues: (OpaquePointer) throws -> Void
+    ) throws -> (rows: [Row], execution: Execution) {
+        do {
             if transactionDepth > 0 && !control { try ensureNotAborted() }
             let handle = try connection()
-            let statement = try prepared(sql, handle)
+            let statement: OpaquePointer
+            if let slot, slot.generation == statementGeneration, let kept = slot.statement {
+                statement = kept
+            } else {
+                statement = try prepared(sql, handle)
+                slot?.statement = statement
+                slot?.generation = statementGeneration
+            }
             defer {
                 sqlite3_reset(statement)
-                sqlite3_clear_bindings(statement)
+                // Every run binds every parameter, so old values need not be cleared;
+                // only big ones are let go of, not to keep their copies alive.
+                if boundLargeValue {
+                    sqlite3_clear_bindings(statement)
+                    boundLargeValue = false
+                }
             }
-            try bind(positional: positional, named: named, to: statement, sql: sql)
-            statementChanges = [:]
+            try bindValues(statement)
+            markChanges()
             var rows: [Row] = []
             var names: [String]?
+            var namesAreUnique = true
             while true {
                 let code = sqlite3_step(statement)
                 if code == SQLITE_DONE { break }
                 guard code == SQLITE_ROW else {
-                    statementChanges = [:]
+                    dropStatementChanges()
                     if transactionDepth > 0 && sqlite3_get_autocommit(handle) != 0 { transactionAborted = true }
                     if code & 0xff == SQLITE_READONLY {
                         throw DatabaseError(.readOnly, "the database \(path) is read-only; nothing was written")
@@ -428,21 +608,31 @@ public final class Database: @unchecked Sendable {
                 }
                 // Column names are read after stepping: a statement re-prepared after a
                 // schema change only knows its new columns then.
-                let columnNames = names ?? (0..<sqlite3_column_count(statement)).map {
-                    String(cString: sqlite3_column_name(statement, $0))
-                }
-                names = columnNames
-                var row = Row()
-                for (index, name) in columnNames.enumerated() { row[name] = Self.value(of: statement, at: Int32(index)) }
-                rows.append(row)
-            }
-            if !statementChanges.isEmpty {
-                if transactionDepth > 0 {
-                    merge(statementChanges, into: &transactionChanges)
+                let columnNames: [String]
+                if let names {
+                    columnNames = names
                 } else {
-                    merge(statementChanges, into: &readyChanges)
+                    columnNames = (0..<sqlite3_column_count(statement)).map {
+                        String(cString: sqlite3_column_name(statement, $0))
+                    }
+                    names = columnNames
+                    namesAreUnique = columnNames.indices.allSatisfy { index in
+                        !columnNames[..<index].contains { ExactText.same($0, columnNames[index]) }
+                    }
                 }
-                statementChanges = [:]
+                if namesAreUnique {
+                    // Names are checked once per query; each row is one array.
+                    var pairs: [(String, SQLiteValue)] = []
+                    pairs.reserveCapacity(columnNames.count)
+                    for (index, name) in columnNames.enumerated() {
+                        pairs.append((name, Self.value(of: statement, at: Int32(index))))
+                    }
+                    rows.append(Row(uniquePairs: pairs))
+                } else {
+                    var row = Row()
+                    for (index, name) in columnNames.enumerated() { row[name] = Self.value(of: statement, at: Int32(index)) }
+                    rows.append(row)
+                }
             }
             let execution = Execution(lastInsertRowID: sqlite3_last_insert_rowid(handle),
                                       changes: Int(sqlite3_changes(handle)))
@@ -472,6 +662,7 @@ public final class Database: @unchecked Sendable {
         if statements.count >= 64, let victim = statements.first {
             sqlite3_finalize(victim.value)
             statements[victim.key] = nil
+            statementGeneration += 1
         }
         statements[key] = statement
         return statement
@@ -515,6 +706,7 @@ public final class Database: @unchecked Sendable {
         case .text(let text):
             // Bound by byte count, so text holding NUL characters is stored whole.
             var utf8 = text
+            if text.utf8.count > 4_096 { boundLargeValue = true }
             code = try utf8.withUTF8 { bytes -> Int32 in
                 guard bytes.count <= Int32.max else { throw DatabaseError(.invalidRecord, "text of \(bytes.count) bytes is too long") }
                 guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, csqlite_transient()) }
@@ -524,6 +716,7 @@ public final class Database: @unchecked Sendable {
             }
         case .blob(let data):
             guard data.count <= Int32.max else { throw DatabaseError(.invalidRecord, "a blob of \(data.count) bytes is too large") }
+            if data.count > 4_096 { boundLargeValue = true }
             code = data.withUnsafeBytes { bytes in
                 if bytes.count == 0 { return sqlite3_bind_zeroblob(statement, index, 0) }
                 return sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
@@ -588,4 +781,72 @@ public final class DatabasePool: @unchecked Sendable {
         databases[key] = database
         return database
     }
+}
+
+/// The SQL text made for one table, kept by its `Database` and touched only under its lock.
+final class TableText {
+    /// The insert statement for one list of columns, in the order a row gave them.
+    struct Insert {
+        let columns: [String]
+        let sql: String
+        /// For each `?`, the position of its value in the row.
+        let order: [Int]
+        let slot = StatementSlot()
+    }
+
+    let name: String
+    let quotedName: String
+    /// Whether `Table.prepare()` ran for this table on this connection.
+    var isPrepared = false
+    /// Most recently used first; a few lists at most.
+    private var inserts: [Insert] = []
+    private var findByKey: (primaryKey: String, sql: String, slot: StatementSlot)?
+
+    init(name: String) {
+        self.name = name
+        quotedName = Database.quote(name)
+    }
+
+    /// The insert statement for `row`'s columns.
+    func insert(for row: Row) -> Insert {
+        if let first = inserts.first, Self.same(first.columns, row) { return first }
+        if let index = inserts.firstIndex(where: { Self.same($0.columns, row) }) {
+            let found = inserts.remove(at: index)
+            inserts.insert(found, at: 0)
+            return found
+        }
+        let columns = row.columns
+        // Columns in byte order, so the same columns in any order give the same SQL text
+        // (and reuse one prepared statement).
+        let order = columns.indices.sorted { ExactText.precedes(columns[$0], columns[$1]) }
+        let sql = order.isEmpty ? "INSERT INTO \(quotedName) DEFAULT VALUES"
+            : "INSERT INTO \(quotedName) (\(order.map { Database.quote(columns[$0]) }.joined(separator: ", "))) "
+                + "VALUES (\(order.map { _ in "?" }.joined(separator: ", ")))"
+        let insert = Insert(columns: columns, sql: sql, order: order)
+        inserts.insert(insert, at: 0)
+        if inserts.count > 16 { inserts.removeLast() }
+        return insert
+    }
+
+    /// The query for the row whose `primaryKey` column holds one bound value.
+    func find(primaryKey: String) -> (sql: String, slot: StatementSlot) {
+        if let findByKey, ExactText.same(findByKey.primaryKey, primaryKey) { return (findByKey.sql, findByKey.slot) }
+        let sql = "SELECT * FROM \(quotedName) WHERE \(Database.quote(primaryKey)) = ?"
+        let slot = StatementSlot()
+        findByKey = (primaryKey, sql, slot)
+        return (sql, slot)
+    }
+
+    private static func same(_ columns: [String], _ row: Row) -> Bool {
+        guard columns.count == row.pairs.count else { return false }
+        for index in columns.indices where !ExactText.same(columns[index], row.pairs[index].0) { return false }
+        return true
+    }
+}
+
+/// A prepared statement kept by its user, valid while its `generation` is the database's
+/// (the statement cache bumps it whenever it finalizes one). Touched only under the lock.
+final class StatementSlot {
+    var statement: OpaquePointer?
+    var generation = -1
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text that compares, hashes and sorts by its exact UTF-8 bytes, as SQLite compares SQL
 /// text and identifiers.
 ///
@@ -13,19 +15,46 @@ struct ExactText: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     static func == (lhs: ExactText, rhs: ExactText) -> Bool {
-        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        same(lhs.text, rhs.text)
     }
 
     static func < (lhs: ExactText, rhs: ExactText) -> Bool {
-        lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8)
+        precedes(lhs.text, rhs.text)
+    }
+
+    /// Whether `lhs` and `rhs` hold the same UTF-8 bytes.
+    @inline(__always)
+    static func same(_ lhs: String, _ rhs: String) -> Bool {
+        // Native strings know their UTF-8 length and lend their bytes without copying.
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                guard let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else { return true }
+                return memcmp(leftBytes, rightBytes, left.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8)
+    }
+
+    /// Whether `lhs` sorts before `rhs` by UTF-8 bytes.
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                var order: Int32 = 0
+                if let leftBytes = left.baseAddress, let rightBytes = right.baseAddress {
+                    order = memcmp(leftBytes, rightBytes, min(left.count, right.count))
+                }
+                return order != 0 ? order < 0 : left.count < right.count
+            }
+        }
+        return (compared ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
     func hash(into hasher: inout Hasher) {
-        let utf8 = text.utf8
-        hasher.combine(utf8.count)
-        let hashed: Void? = utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        if hashed == nil {
-            for byte in utf8 { hasher.combine(byte) }
+        var text = text
+        text.withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         }
     }
 

@@ -87,7 +87,7 @@ extension Table {
     /// Every row passes.
     public func check(_ row: Row) throws {}
 
-    private var quotedName: String { Database.quote(name) }
+    private var quotedName: String { database.quotedName(of: name) }
 
     /// Creates the table and its indexes if they do not exist, and checks that an existing
     /// table has the declared columns. Every operation calls it first; it runs once.
@@ -136,15 +136,8 @@ extension Table {
     /// Inserts `row` (columns not named by the table, and NaN, are refused); returns its rowid.
     @discardableResult
     public func insert(_ row: Row) throws -> Int64 {
-        try prepare()
         try validate(row)
-        let names = Self.sortedColumns(of: row)
-        guard !names.isEmpty else {
-            return try database.execute("INSERT INTO \(quotedName) DEFAULT VALUES").lastInsertRowID
-        }
-        let sql = "INSERT INTO \(quotedName) (\(names.map(Database.quote).joined(separator: ", "))) "
-            + "VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-        return try database.execute(sql, names.map { row[$0] ?? .null }).lastInsertRowID
+        return try database.insert(row, into: name, prepare: prepare)
     }
 
     /// Inserts every row in one transaction: all or none. Returns their rowids.
@@ -181,8 +174,7 @@ extension Table {
 
     /// The row whose primary key is `key`, or nil.
     public func find(primaryKey key: SQLiteValue) throws -> Row? {
-        try prepare()
-        return try database.fetch("SELECT * FROM \(quotedName) WHERE \(Database.quote(primaryKey)) = ?", [key]).first
+        try database.find(in: name, primaryKey: primaryKey, key, prepare: prepare)
     }
 
     /// The rows matching `condition`, SQL with `:name` parameters bound from `parameters`.
@@ -274,12 +266,23 @@ extension Table {
     }
 
     private func validate(_ row: Row) throws {
-        let known = Set(columns.map { ExactText($0.name) })
-        if let unknown = row.columns.first(where: { !known.contains(ExactText($0)) }) {
+        let columns = self.columns
+        let unknown: String?
+        if columns.count <= 16 {
+            // A few columns: scanning them beats building a set on every call.
+            unknown = row.pairs.first { pair in !columns.contains { ExactText.same($0.name, pair.0) } }?.0
+        } else {
+            let known = Set(columns.map { ExactText($0.name) })
+            unknown = row.pairs.first { !known.contains(ExactText($0.0)) }?.0
+        }
+        if let unknown {
             throw DatabaseError(.invalidRecord, "table \(name) has no column \(unknown)")
         }
-        if let column = row.columns.first(where: { row[$0]?.doubleValue?.isNaN == true }) {
-            throw DatabaseError(.invalidRecord, "\(name).\(column) is NaN, which SQLite cannot store (it would keep NULL)")
+        for (column, value) in row.pairs {
+            if case .real(let number) = value, number.isNaN {
+                throw DatabaseError(.invalidRecord,
+                                    "\(name).\(column) is NaN, which SQLite cannot store (it would keep NULL)")
+            }
         }
         try check(row)
     }
