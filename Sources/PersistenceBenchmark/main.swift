@@ -6,6 +6,10 @@
 //   swift run -c release persistence-bench                      every scenario, 7 runs
 //   swift run -c release persistence-bench --runs 11 --scale 0.5 insert find-pk
 //
+// Instructions instead of time (each side's timed body is its own function):
+//   valgrind --tool=callgrind --callgrind-out-file=cg.out .build/release/persistence-bench --runs 1 --scale 0.2 insert
+//   callgrind_annotate --inclusive=yes cg.out | grep -E 'time(Floor|Library)'
+//
 // Scenarios: insert (100k inserts in one transaction), insert-each (2k inserts, one
 // transaction each), find-pk (100k finds by primary key), find-code (100k finds by an
 // indexed unique text column), fetch-codable (10 fetches of 10k rows as Codable records).
@@ -375,10 +379,24 @@ func removeFiles(_ path: String) {
 }
 
 /// Sets up a side on a fresh file, times its body, and drops its connection and files.
-func rep(_ side: (String) throws -> () throws -> Void) throws -> Double {
+func rep(_ side: (String) throws -> () throws -> Void, _ time: (() throws -> Void) throws -> Double) throws -> Double {
     let path = freshPath()
     defer { removeFiles(path) }
-    return try seconds(try side(path))
+    return try time(try side(path))
+}
+
+// One function per side, so a profile tells them apart (callgrind_annotate --inclusive=yes
+// shows the instructions of each under its name).
+// (They differ, or the optimizer would merge them into one.)
+@inline(never) func timeFloor(_ body: () throws -> Void) throws -> Double {
+    consume(1)
+    return try seconds(body)
+}
+
+@inline(never) func timeLibrary(_ body: () throws -> Void) throws -> Double {
+    let elapsed = try seconds(body)
+    consume(Int(elapsed))
+    return elapsed
 }
 
 print("persistence-bench: \(options.runs) runs, scale \(options.scale); medians of interleaved reps in one process")
@@ -391,11 +409,11 @@ for scenario in scenarios(scale: options.scale) where selected.contains(scenario
     for run in 0..<options.runs {
         // Alternate which side goes first, so neither always runs on a warmer machine.
         if run % 2 == 0 {
-            floorTimes.append(try rep(scenario.floor))
-            libraryTimes.append(try rep(scenario.library))
+            floorTimes.append(try rep(scenario.floor, timeFloor))
+            libraryTimes.append(try rep(scenario.library, timeLibrary))
         } else {
-            libraryTimes.append(try rep(scenario.library))
-            floorTimes.append(try rep(scenario.floor))
+            libraryTimes.append(try rep(scenario.library, timeLibrary))
+            floorTimes.append(try rep(scenario.floor, timeFloor))
         }
     }
     let floor = median(floorTimes)

@@ -73,21 +73,22 @@ public struct TableChange: Sendable, Equatable {
 /// try database.execute("INSERT INTO note (text) VALUES (?)", ["it's \"quoted\"; DROP TABLE note"])
 /// let rows = try database.fetch("SELECT text FROM note WHERE id = :id", named: ["id": 1])
 /// ```
-// Safe to share: the connection and every cache are touched only under the recursive `lock`.
+// Safe to share: the connection and every cache are touched only under the recursive `lock`
+// (which is also why the runtime exclusivity checks of the hot fields are left out).
 public final class Database: @unchecked Sendable {
     /// The file path.
     public let path: String
     private let lock = NSRecursiveLock()
-    private var handle: OpaquePointer?
+    @exclusivity(unchecked) private var handle: OpaquePointer?
     /// Prepared statements by their exact SQL text.
-    private var statements: [ExactText: OpaquePointer] = [:]
-    private var transactionDepth = 0
+    private var statements: [ExactText: StatementSlot] = [:]
+    @exclusivity(unchecked) private var transactionDepth = 0
     /// Set when SQLite rolled the open transaction back by itself (ON CONFLICT ROLLBACK,
     /// a trigger, a full disk): every statement then fails until the transaction unwinds.
-    private var transactionAborted = false
+    @exclusivity(unchecked) private var transactionAborted = false
     /// How many frames of the thread holding `lock` hold it; observers are only told
     /// of changes by the outermost frame, never while the lock is held.
-    private var heldDepth = 0
+    @exclusivity(unchecked) private var heldDepth = 0
     /// The columns each table had when last looked at (see `checkColumns`).
     private var knownColumns: [ExactText: Set<ExactText>] = [:]
     // Changes are kept in short lists, one entry per table (found by its exact bytes): a
@@ -95,22 +96,19 @@ public final class Database: @unchecked Sendable {
     // update hook reports. The hook records straight into the open transaction's list (or
     // the ready one outside a transaction); a statement that fails is cut back to `marks`.
     /// Changes of the open transaction; kept only if it commits.
-    private var transactionChanges: [TableChange] = []
+    @exclusivity(unchecked) private var transactionChanges: [TableChange] = []
     /// Committed changes not yet sent to observers.
-    private var readyChanges: [TableChange] = []
+    @exclusivity(unchecked) private var readyChanges: [TableChange] = []
     /// How many entries the list the hook records into had before the running statement.
-    private var markedEntries = 0
+    @exclusivity(unchecked) private var markedEntries = 0
     /// The lengths, before the running statement, of each older entry it has touched.
-    private var marks: [(entry: Int, inserted: Int, updated: Int, deleted: Int)] = []
+    @exclusivity(unchecked) private var marks: [(entry: Int, inserted: Int, updated: Int, deleted: Int)] = []
     /// SQL text made for each table, so no call quotes its names again.
     private var tableTexts: [ExactText: TableText] = [:]
     /// The table text used last, found without hashing its name.
-    private var lastTableText: TableText?
-    /// Bumped whenever a cached statement is finalized, so a `StatementSlot` holding one
-    /// knows it is stale.
-    private var statementGeneration = 0
+    @exclusivity(unchecked) private var lastTableText: TableText?
     /// Whether a bound value is big enough to be worth releasing after the statement.
-    private var boundLargeValue = false
+    @exclusivity(unchecked) private var boundLargeValue = false
     private var observers: [ExactText: (output: Signal<TableChange>, input: Signal<TableChange>.Input)] = [:]
 
     /// A database at `path`; nothing is opened until first use. Prefer `DatabasePool`.
@@ -119,7 +117,7 @@ public final class Database: @unchecked Sendable {
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for slot in statements.values { slot.finalize() }
         if let handle { sqlite3_close_v2(handle) }
     }
 
@@ -130,9 +128,8 @@ public final class Database: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard transactionDepth == 0 else { return }
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for slot in statements.values { slot.finalize() }
         statements = [:]
-        statementGeneration += 1
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
@@ -435,7 +432,7 @@ public final class Database: @unchecked Sendable {
             let text = tableText(table)
             if !text.isPrepared { try prepare() }
             let insert = text.insert(for: row)
-            return try run(insert.sql, slot: insert.slot) { statement in
+            return try run(insert.sql, kept: &insert.kept) { statement in
                 for (position, index) in insert.order.enumerated() {
                     try bind(row.pairs[index].1, at: Int32(position + 1), to: statement)
                 }
@@ -450,7 +447,7 @@ public final class Database: @unchecked Sendable {
             let text = tableText(table)
             if !text.isPrepared { try prepare() }
             let find = text.find(primaryKey: primaryKey)
-            return try run(find.sql, slot: find.slot) { try bind(key, at: 1, to: $0) }.rows.first
+            return try run(find.sql, kept: &find.kept) { try bind(key, at: 1, to: $0) }.rows.first
         }
     }
 
@@ -556,30 +553,34 @@ public final class Database: @unchecked Sendable {
         control: Bool = false
     ) throws -> (rows: [Row], execution: Execution) {
         try locked {
-            try run(sql, slot: nil, control: control) { statement in
+            var kept: StatementSlot?
+            return try run(sql, kept: &kept, control: control) { statement in
                 try bind(positional: positional, named: named, to: statement, sql: sql)
             }
         }
     }
 
-    /// Runs `sql`, its values bound by `bindValues`; called holding `lock`. A `slot` keeps
-    /// the prepared statement for its caller, so the SQL text need not be looked up.
+    /// Runs `sql`, its values bound by `bindValues`; called holding `lock`. `kept` keeps the
+    /// prepared statement for its caller, so the SQL text need not be looked up again while
+    /// the statement cache holds it.
     private func run(
         _ sql: String,
-        slot: StatementSlot?,
+        kept: inout StatementSlot?,
         control: Bool = false,
         bindValues: (OpaquePointer) throws -> Void
     ) throws -> (rows: [Row], execution: Execution) {
         do {
             if transactionDepth > 0 && !control { try ensureNotAborted() }
             let handle = try connection()
-            let statement: OpaquePointer
-            if let slot, slot.generation == statementGeneration, let kept = slot.statement {
-                statement = kept
+            let slot: StatementSlot
+            if let kept, kept.statement != nil {
+                slot = kept
             } else {
-                statement = try prepared(sql, handle)
-                slot?.statement = statement
-                slot?.generation = statementGeneration
+                slot = try prepared(sql, handle)
+                kept = slot
+            }
+            guard let statement = slot.statement else {
+                throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "cannot run \(Self.abbreviate(sql)): no statement")
             }
             defer {
                 sqlite3_reset(statement)
@@ -594,7 +595,6 @@ public final class Database: @unchecked Sendable {
             markChanges()
             var rows: [Row] = []
             var names: [String]?
-            var namesAreUnique = true
             while true {
                 let code = sqlite3_step(statement)
                 if code == SQLITE_DONE { break }
@@ -608,19 +608,9 @@ public final class Database: @unchecked Sendable {
                 }
                 // Column names are read after stepping: a statement re-prepared after a
                 // schema change only knows its new columns then.
-                let columnNames: [String]
-                if let names {
-                    columnNames = names
-                } else {
-                    columnNames = (0..<sqlite3_column_count(statement)).map {
-                        String(cString: sqlite3_column_name(statement, $0))
-                    }
-                    names = columnNames
-                    namesAreUnique = columnNames.indices.allSatisfy { index in
-                        !columnNames[..<index].contains { ExactText.same($0, columnNames[index]) }
-                    }
-                }
-                if namesAreUnique {
+                let columnNames = names ?? slot.columnNames()
+                names = columnNames
+                if slot.namesAreUnique {
                     // Names are checked once per query; each row is one array.
                     var pairs: [(String, SQLiteValue)] = []
                     pairs.reserveCapacity(columnNames.count)
@@ -640,7 +630,7 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    private func prepared(_ sql: String, _ handle: OpaquePointer) throws -> OpaquePointer {
+    private func prepared(_ sql: String, _ handle: OpaquePointer) throws -> StatementSlot {
         let key = ExactText(sql)
         if let cached = statements[key] { return cached }
         var statement: OpaquePointer?
@@ -660,12 +650,12 @@ public final class Database: @unchecked Sendable {
                                 "one statement at a time: \(Self.abbreviate(sql)) holds more than one")
         }
         if statements.count >= 64, let victim = statements.first {
-            sqlite3_finalize(victim.value)
+            victim.value.finalize()
             statements[victim.key] = nil
-            statementGeneration += 1
         }
-        statements[key] = statement
-        return statement
+        let slot = StatementSlot(statement)
+        statements[key] = slot
+        return slot
     }
 
     private func bind(positional: [SQLiteValue], named: [String: SQLiteValue]?, to statement: OpaquePointer, sql: String) throws {
@@ -786,12 +776,30 @@ public final class DatabasePool: @unchecked Sendable {
 /// The SQL text made for one table, kept by its `Database` and touched only under its lock.
 final class TableText {
     /// The insert statement for one list of columns, in the order a row gave them.
-    struct Insert {
+    final class Insert {
         let columns: [String]
         let sql: String
         /// For each `?`, the position of its value in the row.
         let order: [Int]
-        let slot = StatementSlot()
+        var kept: StatementSlot?
+
+        init(columns: [String], sql: String, order: [Int]) {
+            self.columns = columns
+            self.sql = sql
+            self.order = order
+        }
+    }
+
+    /// The query for a row by its primary key.
+    final class FindByKey {
+        let primaryKey: String
+        let sql: String
+        var kept: StatementSlot?
+
+        init(primaryKey: String, sql: String) {
+            self.primaryKey = primaryKey
+            self.sql = sql
+        }
     }
 
     let name: String
@@ -800,7 +808,7 @@ final class TableText {
     var isPrepared = false
     /// Most recently used first; a few lists at most.
     private var inserts: [Insert] = []
-    private var findByKey: (primaryKey: String, sql: String, slot: StatementSlot)?
+    private var findByKey: FindByKey?
 
     init(name: String) {
         self.name = name
@@ -829,12 +837,11 @@ final class TableText {
     }
 
     /// The query for the row whose `primaryKey` column holds one bound value.
-    func find(primaryKey: String) -> (sql: String, slot: StatementSlot) {
-        if let findByKey, ExactText.same(findByKey.primaryKey, primaryKey) { return (findByKey.sql, findByKey.slot) }
-        let sql = "SELECT * FROM \(quotedName) WHERE \(Database.quote(primaryKey)) = ?"
-        let slot = StatementSlot()
-        findByKey = (primaryKey, sql, slot)
-        return (sql, slot)
+    func find(primaryKey: String) -> FindByKey {
+        if let findByKey, ExactText.same(findByKey.primaryKey, primaryKey) { return findByKey }
+        let find = FindByKey(primaryKey: primaryKey, sql: "SELECT * FROM \(quotedName) WHERE \(Database.quote(primaryKey)) = ?")
+        findByKey = find
+        return find
     }
 
     private static func same(_ columns: [String], _ row: Row) -> Bool {
@@ -844,9 +851,35 @@ final class TableText {
     }
 }
 
-/// A prepared statement kept by its user, valid while its `generation` is the database's
-/// (the statement cache bumps it whenever it finalizes one). Touched only under the lock.
+/// A prepared statement of the statement cache, and its column names. Held by the cache
+/// and by callers that keep it (`TableText`); `statement` is nil once the cache let it go.
+/// Touched only under its database's lock.
 final class StatementSlot {
-    var statement: OpaquePointer?
-    var generation = -1
+    private(set) var statement: OpaquePointer?
+    private var names: [String] = []
+    /// Whether no two column names hold the same bytes.
+    private(set) var namesAreUnique = true
+    /// How often SQLite had re-prepared the statement when `names` were read; -1 before.
+    private var namesReprepared: Int32 = -1
+
+    init(_ statement: OpaquePointer) {
+        self.statement = statement
+    }
+
+    /// The column names, read again only when SQLite re-prepared the statement (after a
+    /// schema change, which may change them). Called after stepping, when they are current.
+    func columnNames() -> [String] {
+        guard let statement else { return [] }
+        let reprepared = sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0)
+        if reprepared == namesReprepared { return names }
+        names = (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
+        namesAreUnique = names.indices.allSatisfy { index in !names[..<index].contains { ExactText.same($0, names[index]) } }
+        namesReprepared = reprepared
+        return names
+    }
+
+    func finalize() {
+        sqlite3_finalize(statement)
+        statement = nil
+    }
 }

@@ -29,6 +29,11 @@ struct ExactText: Hashable, Comparable, Sendable, CustomStringConvertible {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in
+                // Names are short: a loop beats calling memcmp.
+                guard left.count > 16 else {
+                    for index in 0..<left.count where left[index] != right[index] { return false }
+                    return true
+                }
                 guard let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else { return true }
                 return memcmp(leftBytes, rightBytes, left.count) == 0
             }

@@ -170,11 +170,36 @@ enum DiscardingContainers {
 /// or missing columns throw a `DecodingError` that names the column.
 enum RowDecoder {
     static func decode<Value: Decodable>(_ type: Value.Type, from row: Row) throws -> Value {
-        try Value(from: Decoder(row: row))
+        try Value(from: Decoder(row: Reader(row)))
+    }
+
+    /// The row being decoded, and where the next column is likely to be: properties are
+    /// usually decoded in the order of the table's columns, so most look-ups check one name.
+    final class Reader {
+        let row: Row
+        private let pairs: [(String, SQLiteValue)]
+        // Used by one decoding on one thread; the runtime access check cost more than the look-up.
+        @exclusivity(unchecked) private var next = 0
+
+        init(_ row: Row) {
+            self.row = row
+            pairs = row.pairs
+        }
+
+        /// The value of the column named exactly `name`, or nil.
+        func value(_ name: String) -> SQLiteValue? {
+            if next < pairs.count, ExactText.same(pairs[next].0, name) {
+                next += 1
+                return pairs[next - 1].1
+            }
+            guard let index = row.index(of: name) else { return nil }
+            next = index + 1
+            return pairs[index].1
+        }
     }
 
     struct Decoder: Swift.Decoder {
-        let row: Row
+        let row: Reader
         var codingPath: [any CodingKey] = []
         var userInfo: [CodingUserInfoKey: Any] = [:]
 
@@ -192,16 +217,61 @@ enum RowDecoder {
     }
 
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let row: Row
+        let row: Reader
         var codingPath: [any CodingKey] = []
-        var allKeys: [Key] { row.columns.compactMap { Key(stringValue: $0) } }
+        var allKeys: [Key] { row.row.columns.compactMap { Key(stringValue: $0) } }
 
-        func contains(_ key: Key) -> Bool { row[key.stringValue] != nil }
+        func contains(_ key: Key) -> Bool { row.value(key.stringValue) != nil }
 
-        func decodeNil(forKey key: Key) throws -> Bool { row[key.stringValue]?.isNull ?? true }
+        func decodeNil(forKey key: Key) throws -> Bool { row.value(key.stringValue)?.isNull ?? true }
+
+        /// The value of `key`, or nil when the column is missing or NULL: one look-up, where
+        /// the protocol's own `decodeIfPresent` makes three.
+        private func present(_ key: Key) -> SQLiteValue? {
+            guard let value = row.value(key.stringValue), !value.isNull else { return nil }
+            return value
+        }
+
+        private func decoded<T>(_ key: Key, _ decode: (SQLiteValue) throws -> T) rethrows -> T? {
+            guard let value = present(key) else { return nil }
+            return try decode(value)
+        }
+
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+            try decoded(key) { try integer(Int64.self, key, $0) != 0 }
+        }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+            try decoded(key) { stored in
+                guard let text = stored.stringValue else { throw mismatch(type, key, stored) }
+                return text
+            }
+        }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+            try decoded(key) { stored in
+                guard let number = stored.doubleValue else { throw mismatch(type, key, stored) }
+                return number
+            }
+        }
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+            try decodeIfPresent(Double.self, forKey: key).map { Float($0) }
+        }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard present(key) != nil else { return nil }
+            return try decode(type, forKey: key)
+        }
 
         private func value(_ key: Key) throws -> SQLiteValue {
-            guard let value = row[key.stringValue] else {
+            guard let value = row.value(key.stringValue) else {
                 throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no column \(key.stringValue)"))
             }
             return value
@@ -213,7 +283,10 @@ enum RowDecoder {
         }
 
         private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
-            let stored = try value(key)
+            try integer(type, key, try value(key))
+        }
+
+        private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key, _ stored: SQLiteValue) throws -> T {
             guard let number = stored.int64Value, let result = T(exactly: number) else { throw mismatch(type, key, stored) }
             return result
         }
