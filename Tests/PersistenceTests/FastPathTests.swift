@@ -126,3 +126,34 @@ import Testing
         #expect(rows.first?["v"] == 3)
     }
 }
+
+@Suite struct FastPathSchemaTests {
+    @Test func aKeptFindByKeySeesAColumnAddedLater() throws {
+        let folder = TemporaryFolder()
+        let table = ListingTable(database: folder.database())
+        let id = try table.insert(listing("a", "A"))
+        #expect(try table.find(primaryKey: .integer(id))?.columns.contains("note") == false)
+        try table.database.execute("ALTER TABLE listing ADD COLUMN note TEXT")
+        try table.database.execute("UPDATE listing SET note = 'n'")
+        let row = try #require(try table.find(primaryKey: .integer(id)))
+        #expect(row.columns.last == "note")
+        #expect(row["note"] == "n")
+    }
+
+    @Test func recordsDecodeWhateverTheColumnOrder() throws {
+        struct Listing: Codable, Record, Equatable {
+            var price: Double?
+            var title: String
+            var code: String
+            var rooms: Int?
+            var id: Int64?
+        }
+        let folder = TemporaryFolder()
+        let table = ListingTable(database: folder.database())
+        try table.insert(Listing(price: 10, title: "A", code: "a", rooms: nil, id: nil))
+        try table.insert(Listing(price: nil, title: "B", code: "b", rooms: 3, id: nil))
+        let records = try table.records(Listing.self)
+        #expect(records == [Listing(price: 10, title: "A", code: "a", rooms: nil, id: 1),
+                            Listing(price: nil, title: "B", code: "b", rooms: 3, id: 2)])
+    }
+}

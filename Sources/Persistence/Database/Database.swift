@@ -434,7 +434,7 @@ public final class Database: @unchecked Sendable {
             let insert = text.insert(for: row)
             return try run(insert.sql, kept: &insert.kept) { statement in
                 for (position, index) in insert.order.enumerated() {
-                    try bind(row.pairs[index].1, at: Int32(position + 1), to: statement)
+                    try bind(row.values[index], at: Int32(position + 1), to: statement)
                 }
             }.execution.lastInsertRowID
         }
@@ -611,13 +611,11 @@ public final class Database: @unchecked Sendable {
                 let columnNames = names ?? slot.columnNames()
                 names = columnNames
                 if slot.namesAreUnique {
-                    // Names are checked once per query; each row is one array.
-                    var pairs: [(String, SQLiteValue)] = []
-                    pairs.reserveCapacity(columnNames.count)
-                    for (index, name) in columnNames.enumerated() {
-                        pairs.append((name, Self.value(of: statement, at: Int32(index))))
-                    }
-                    rows.append(Row(uniquePairs: pairs))
+                    // The rows share the statement's names; each is one array of values.
+                    var values: [SQLiteValue] = []
+                    values.reserveCapacity(columnNames.count)
+                    for index in columnNames.indices { values.append(Self.value(of: statement, at: Int32(index))) }
+                    rows.append(Row(uniqueNames: columnNames, values: values))
                 } else {
                     var row = Row()
                     for (index, name) in columnNames.enumerated() { row[name] = Self.value(of: statement, at: Int32(index)) }
@@ -845,9 +843,7 @@ final class TableText {
     }
 
     private static func same(_ columns: [String], _ row: Row) -> Bool {
-        guard columns.count == row.pairs.count else { return false }
-        for index in columns.indices where !ExactText.same(columns[index], row.pairs[index].0) { return false }
-        return true
+        row.hasNames(columns)
     }
 }
 

@@ -14,71 +14,89 @@ import Foundation
 /// let title = row["title"]?.stringValue
 /// ```
 public struct Row: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
-    // One array of pairs, looked up by scanning: rows have a few columns, so making one
-    // costs one allocation (a literal's own array is kept as it is).
-    /// The columns in the order they were first set; no two names hold the same bytes.
-    private(set) var pairs: [(String, SQLiteValue)]
+    // Two parallel arrays, looked up by scanning: rows have a few columns, and the rows
+    // of one query share its array of names, so each costs one array of values.
+    /// The names, in the order they were first set; no two hold the same bytes.
+    private(set) var names: [String]
+    /// The value of each name.
+    private(set) var values: [SQLiteValue]
 
     /// An empty row.
     public init() {
-        pairs = []
+        names = []
+        values = []
     }
 
     /// A row of these columns and values; a column named twice keeps its last value.
     public init(dictionaryLiteral elements: (String, SQLiteValue)...) {
-        let unique = elements.indices.allSatisfy { index in
-            !elements[..<index].contains { ExactText.same($0.0, elements[index].0) }
+        names = elements.map(\.0)
+        values = elements.map(\.1)
+        for later in names.indices {
+            for earlier in 0..<later where ExactText.same(names[earlier], names[later]) {
+                // A name given twice: rebuilt one by one, each keeping its last value.
+                names = []
+                values = []
+                for (column, value) in elements { self[column] = value }
+                return
+            }
         }
-        if unique {
-            pairs = elements
-            return
-        }
-        pairs = []
-        for (column, value) in elements { self[column] = value }
     }
 
-    /// A row of `pairs` whose names are unique, taken as they are.
-    init(uniquePairs pairs: [(String, SQLiteValue)]) {
-        self.pairs = pairs
+    /// A row of `names` (no two the same bytes) and their `values`, taken as they are.
+    init(uniqueNames names: [String], values: [SQLiteValue]) {
+        self.names = names
+        self.values = values
     }
 
     /// The position of the column named exactly `column`, or nil.
     func index(of column: String) -> Int? {
-        pairs.firstIndex { ExactText.same($0.0, column) }
+        for index in names.indices where ExactText.same(names[index], column) { return index }
+        return nil
+    }
+
+    /// Whether the row's names are exactly `names`, in order.
+    func hasNames(_ other: [String]) -> Bool {
+        guard other.count == names.count else { return false }
+        for index in names.indices where !ExactText.same(names[index], other[index]) { return false }
+        return true
     }
 
     /// The value of the column named exactly `column`, or nil; setting nil removes the column.
     public subscript(column: String) -> SQLiteValue? {
-        get { index(of: column).map { pairs[$0].1 } }
+        get { index(of: column).map { values[$0] } }
         set {
             let index = index(of: column)
             switch (index, newValue) {
-            case let (index?, value?): pairs[index].1 = value
-            case let (index?, nil): pairs.remove(at: index)
-            case let (nil, value?): pairs.append((column, value))
+            case let (index?, value?): values[index] = value
+            case let (index?, nil):
+                names.remove(at: index)
+                values.remove(at: index)
+            case let (nil, value?):
+                names.append(column)
+                values.append(value)
             case (nil, nil): break
             }
         }
     }
 
     /// The column names, in the order they were first set (for a fetched row, the query's).
-    public var columns: [String] { pairs.map { $0.0 } }
+    public var columns: [String] { names }
 
     /// Whether the row has no columns.
-    public var isEmpty: Bool { pairs.isEmpty }
+    public var isEmpty: Bool { names.isEmpty }
 
     /// The columns and values, for messages.
     public var description: String {
-        guard !pairs.isEmpty else { return "[:]" }
-        return "[" + pairs.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "]"
+        guard !names.isEmpty else { return "[:]" }
+        return "[" + names.indices.map { "\"\(names[$0])\": \(values[$0])" }.joined(separator: ", ") + "]"
     }
 
     /// Whether both rows hold the same columns (by exact name) with the same values.
     public static func == (lhs: Row, rhs: Row) -> Bool {
-        guard lhs.pairs.count == rhs.pairs.count else { return false }
+        guard lhs.names.count == rhs.names.count else { return false }
         // Names are unique within a row, so finding each of lhs's in rhs is set equality.
-        for (name, value) in lhs.pairs {
-            guard let other = rhs.index(of: name), rhs.pairs[other].1 == value else { return false }
+        for index in lhs.names.indices {
+            guard let other = rhs.index(of: lhs.names[index]), rhs.values[other] == lhs.values[index] else { return false }
         }
         return true
     }
@@ -87,13 +105,13 @@ public struct Row: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStr
     public func hash(into hasher: inout Hasher) {
         // Order-independent, as a dictionary hashes: the columns' own hashes combined by xor.
         var combined = 0
-        for (name, value) in pairs {
+        for index in names.indices {
             var column = Hasher()
-            column.combine(ExactText(name))
-            column.combine(value)
+            column.combine(ExactText(names[index]))
+            column.combine(values[index])
             combined ^= column.finalize()
         }
-        hasher.combine(pairs.count)
+        hasher.combine(names.count)
         hasher.combine(combined)
     }
 }

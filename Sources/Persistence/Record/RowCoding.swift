@@ -177,24 +177,26 @@ enum RowDecoder {
     /// usually decoded in the order of the table's columns, so most look-ups check one name.
     final class Reader {
         let row: Row
-        private let pairs: [(String, SQLiteValue)]
+        private let names: [String]
+        private let values: [SQLiteValue]
         // Used by one decoding on one thread; the runtime access check cost more than the look-up.
         @exclusivity(unchecked) private var next = 0
 
         init(_ row: Row) {
             self.row = row
-            pairs = row.pairs
+            names = row.names
+            values = row.values
         }
 
         /// The value of the column named exactly `name`, or nil.
         func value(_ name: String) -> SQLiteValue? {
-            if next < pairs.count, ExactText.same(pairs[next].0, name) {
+            if next < names.count, ExactText.same(names[next], name) {
                 next += 1
-                return pairs[next - 1].1
+                return values[next - 1]
             }
             guard let index = row.index(of: name) else { return nil }
             next = index + 1
-            return pairs[index].1
+            return values[index]
         }
     }
 
@@ -282,10 +284,14 @@ enum RowDecoder {
                                       debugDescription: "column \(key.stringValue) holds \(value), not \(type)"))
         }
 
+        // Inlined so each integer type gets its own code: the generic `T(exactly:)` costs
+        // more than the rest of a look-up.
+        @inline(__always)
         private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
             try integer(type, key, try value(key))
         }
 
+        @inline(__always)
         private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key, _ stored: SQLiteValue) throws -> T {
             guard let number = stored.int64Value, let result = T(exactly: number) else { throw mismatch(type, key, stored) }
             return result

@@ -270,16 +270,17 @@ extension Table {
         let unknown: String?
         if columns.count <= 16 {
             // A few columns: scanning them beats building a set on every call.
-            unknown = row.pairs.first { pair in !columns.contains { ExactText.same($0.name, pair.0) } }?.0
+            unknown = row.names.first { name in !columns.contains { ExactText.same($0.name, name) } }
         } else {
             let known = Set(columns.map { ExactText($0.name) })
-            unknown = row.pairs.first { !known.contains(ExactText($0.0)) }?.0
+            unknown = row.names.first { !known.contains(ExactText($0)) }
         }
         if let unknown {
             throw DatabaseError(.invalidRecord, "table \(name) has no column \(unknown)")
         }
-        for (column, value) in row.pairs {
+        for (index, value) in row.values.enumerated() {
             if case .real(let number) = value, number.isNaN {
+                let column = row.names[index]
                 throw DatabaseError(.invalidRecord,
                                     "\(name).\(column) is NaN, which SQLite cannot store (it would keep NULL)")
             }
