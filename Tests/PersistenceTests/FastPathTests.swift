@@ -157,3 +157,22 @@ import Testing
                             Listing(price: nil, title: "B", code: "b", rooms: 3, id: 2)])
     }
 }
+
+@Suite struct NamedParameterTests {
+    @Test func eachNamedParameterGetsItsOwnValueWhateverThePrefix() throws {
+        let folder = TemporaryFolder()
+        let rows = try folder.database().fetch("SELECT :a AS a, @bb AS b, $a AS c, :a AS d",
+                                               named: ["a": 1, "bb": "two", "unused": 3])
+        #expect(rows == [["a": 1, "b": "two", "c": 1, "d": 1]])
+    }
+
+    @Test func aMissingNamedValueIsNamedInTheError() throws {
+        let folder = TemporaryFolder()
+        do {
+            _ = try folder.database().fetch("SELECT :here AS h, :missing AS m", named: ["here": 1, "missin": 2])
+            Issue.record("a missing value was not refused")
+        } catch let error as DatabaseError {
+            #expect(error.message.contains(":missing"))
+        }
+    }
+}

@@ -659,15 +659,26 @@ public final class Database: @unchecked Sendable {
     private func bind(positional: [SQLiteValue], named: [String: SQLiteValue]?, to statement: OpaquePointer, sql: String) throws {
         let expected = Int(sqlite3_bind_parameter_count(statement))
         if let named {
-            // Looked up by exact name: `:café` is not `:cafe\u{301}`.
-            let values = Dictionary(named.map { (ExactText($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
             for index in 1...max(1, expected) where index <= expected {
                 guard let rawName = sqlite3_bind_parameter_name(statement, Int32(index)) else {
                     throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "\(Self.abbreviate(sql)) mixes ? and named parameters")
                 }
-                let name = String(String(cString: rawName).dropFirst())
-                guard let value = values[ExactText(name)] else {
-                    throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "no value for :\(name) in \(Self.abbreviate(sql))")
+                // Looked up by exact name (`:café` is not `:cafe\u{301}`), by scanning: a
+                // statement has a few parameters, and hashing every key would cost more.
+                let name = rawName + 1
+                let length = strlen(name)
+                var found: SQLiteValue?
+                for (key, value) in named where key.utf8.count == length {
+                    let same = key.utf8.withContiguousStorageIfAvailable { bytes in
+                        bytes.baseAddress.map { memcmp($0, name, length) == 0 } ?? true
+                    } ?? ExactText.same(key, String(cString: name))
+                    if same {
+                        found = value
+                        break
+                    }
+                }
+                guard let value = found else {
+                    throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "no value for :\(String(cString: name)) in \(Self.abbreviate(sql))")
                 }
                 try bind(value, at: Int32(index), to: statement)
             }
