@@ -269,8 +269,20 @@ extension Table {
         let columns = self.columns
         let unknown: String?
         if columns.count <= 16 {
-            // A few columns: scanning them beats building a set on every call.
-            unknown = row.names.first { name in !columns.contains { ExactText.same($0.name, name) } }
+            // A few columns: scanning them beats building a set on every call. Each scan
+            // starts after the column the last name matched, as rows mostly follow the
+            // declared order.
+            var start = 0
+            unknown = row.names.first { name in
+                for step in 0..<columns.count {
+                    let index = (start + step) % columns.count
+                    if ExactText.same(columns[index].name, name) {
+                        start = index + 1
+                        return false
+                    }
+                }
+                return true
+            }
         } else {
             let known = Set(columns.map { ExactText($0.name) })
             unknown = row.names.first { !known.contains(ExactText($0)) }
