@@ -1,10 +1,65 @@
-// networking-bench: the engine's overhead per request through the in-process transport.
+// networking-bench: each Networking figure beside its physical floor, measured in one
+// process, the floor and the library run alternately, reported as medians and ratios.
 //
-//   swift run -c release networking-bench            20,000 requests per mode
-//   swift run -c release networking-bench 5000       a chosen count
+//   swift run -c release networking-bench                      every scenario, 5 runs each
+//   swift run -c release networking-bench call-unsigned sha256 chosen scenarios
+//   swift run -c release networking-bench --runs 9 --scale 0.5 more runs, less work per run
+//
+// Scenarios and their floors:
+//   call-unsigned  one APIManager call, in-process transport, unsigned  | a handler through two bare queue hops
+//   call-signed    the same, signed (HMAC-SHA256)                       | the same two hops
+//   cache-hit      a call answered from the memory cache                | one bare hop on the main queue
+//   sha256         SHA-256 of 64 MiB, called from this module           | coreutils `sha256sum` on the same bytes
+//   json           parse 1 MB of listings into JSONValue                | Foundation's JSONSerialization
 import Dispatch
 import Foundation
 import Networking
+
+struct Options {
+    var scale = 1.0
+    var runs = 5
+    var chosen: [String] = []
+
+    static func parse(_ arguments: [String]) -> Options {
+        var options = Options()
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--scale": options.scale = iterator.next().flatMap(Double.init) ?? 1
+            case "--runs": options.runs = max(1, iterator.next().flatMap { Int($0) } ?? 5)
+            default: options.chosen.append(argument.lowercased())
+            }
+        }
+        return options
+    }
+}
+
+let allScenarios = ["call-unsigned", "call-signed", "cache-hit", "sha256", "json"]
+let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+for name in options.chosen where !allScenarios.contains(name) {
+    FileHandle.standardError.write(Data("unknown scenario \(name); known: \(allScenarios.joined(separator: " "))\n".utf8))
+    exit(2)
+}
+let chosen = options.chosen.isEmpty ? allScenarios : allScenarios.filter(options.chosen.contains)
+
+func count(_ base: Int) -> Int { max(1, Int(Double(base) * options.scale)) }
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func nowNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// One line of the report: medians of floor and library in `unit`, and library / floor.
+func report(_ scenario: String, floor: [Double], library: [Double], unit: String, goal: String, note: String = "") {
+    let (f, l) = (median(floor), median(library))
+    let name = scenario.padding(toLength: 14, withPad: " ", startingAt: 0)
+    print(name + String(format: "floor %10.2f %@   library %10.2f %@   ratio %5.2f   goal %@", f, unit, l, unit, l / f, goal)
+        + (note.isEmpty ? "" : "   (\(note))"))
+}
+
+// MARK: - Calls
 
 struct BenchAPI: APIDefinition {
     let serviceName: String
@@ -12,25 +67,27 @@ struct BenchAPI: APIDefinition {
     let cachePolicy: CachePolicy
 }
 
+let callParameters = ["city": "shanghai", "district": "xuhui", "rooms": "2"]
+let listBody = JSONValue.object(["items": .array((0..<20).map { index -> JSONValue in
+    ["id": .number(Double(index)), "title": .string("Home \(index)"), "price": .number(Double(3_000 + index))]
+})]).encoded()
+let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: listBody)
+let services = ServiceRegistry([
+    APIService(name: "plain", baseURL: URL(string: "http://in-process/v1")!),
+    APIService(name: "signed", baseURL: URL(string: "http://in-process/v1")!, signingSecret: Array("benchmark-secret".utf8)),
+])
+
 /// Issues the next call from each callback until `remaining` reaches zero.
 @MainActor
 final class Driver: APIManagerDelegate, APIManagerParameterSource {
     var done: CheckedContinuation<Void, Never>?
-    private var remaining: Int
+    var remaining = 0
     private(set) var failures = 0
     var reload: () -> Void = {}
 
-    init(count: Int) {
-        remaining = count
-    }
+    func parameters(for manager: any APIManaging) -> [String: String] { callParameters }
 
-    func parameters(for manager: any APIManaging) -> [String: String] {
-        ["city": "shanghai", "district": "xuhui", "rooms": "2"]
-    }
-
-    func apiManagerDidSucceed(_ manager: any APIManaging) {
-        next()
-    }
+    func apiManagerDidSucceed(_ manager: any APIManaging) { next() }
 
     func apiManagerDidFail(_ manager: any APIManaging) {
         failures += 1
@@ -43,38 +100,190 @@ final class Driver: APIManagerDelegate, APIManagerParameterSource {
     }
 }
 
-let count = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000
-let body = JSONValue.object(["items": .array((0..<20).map { index -> JSONValue in
-    ["id": .number(Double(index)), "title": .string("Home \(index)"), "price": .number(Double(3_000 + index))]
-})]).encoded()
-let transport = InProcessTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body) }
-let secret = Array("benchmark-secret".utf8)
-let services = ServiceRegistry([
-    APIService(name: "plain", baseURL: URL(string: "http://in-process/v1")!),
-    APIService(name: "signed", baseURL: URL(string: "http://in-process/v1")!, signingSecret: secret),
-])
-
+/// One engine and manager per call scenario, kept across runs (as an app keeps them).
 @MainActor
-func run(_ title: String, service: String, cache: CachePolicy) async {
-    let engine = APIEngine(services: services, transport: transport)
-    let manager = APIManager(BenchAPI(serviceName: service, cachePolicy: cache), engine: engine)
-    let driver = Driver(count: count)
-    manager.delegate = driver
-    manager.parameterSource = driver
-    driver.reload = { [unowned manager] in manager.loadData() }
-    let start = DispatchTime.now().uptimeNanoseconds
-    await withCheckedContinuation { continuation in
-        driver.done = continuation
-        manager.loadData()
+final class CallBench {
+    let transport = InProcessTransport { _ in response }
+    let manager: APIManager<BenchAPI>
+    let driver = Driver()
+
+    init(service: String, cache: CachePolicy) {
+        manager = APIManager(BenchAPI(serviceName: service, cachePolicy: cache),
+                             engine: APIEngine(services: services, transport: transport))
+        manager.delegate = driver
+        manager.parameterSource = driver
+        driver.reload = { [unowned manager] in manager.loadData() }
     }
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let line = title.padding(toLength: 34, withPad: " ", startingAt: 0)
-    print(line + String(format: "%10.0f requests/s  %7.1f µs/request  (%d failed)",
-                        Double(count) / seconds, seconds / Double(count) * 1e6, driver.failures))
+
+    /// Microseconds per call over `calls` sequential calls.
+    func run(_ calls: Int) async -> Double {
+        driver.remaining = calls
+        let start = nowNanoseconds()
+        await withCheckedContinuation { continuation in
+            driver.done = continuation
+            manager.loadData()
+        }
+        return Double(nowNanoseconds() - start) / 1e3 / Double(calls)
+    }
 }
 
-print("\(count) sequential requests per mode, each with a 20-item JSON response")
-await run("no cache, unsigned", service: "plain", cache: .none)
-await run("no cache, signed", service: "signed", cache: .none)
-await run("memory cache hits, unsigned", service: "plain", cache: .memory())
-await run("memory cache hits, signed", service: "signed", cache: .memory())
+/// The floor of a call: a hand-written handler producing the same response, reached
+/// through the hops the engine makes (a concurrent transport queue like
+/// `InProcessTransport`'s, then the main queue), calls issued one after another.
+@MainActor
+final class HopFloor {
+    let transportQueue = DispatchQueue(label: "floor.in-process", attributes: .concurrent)
+    let handler: @Sendable (HTTPRequest) -> HTTPResponse = { _ in response }
+    let request = HTTPRequest(method: .get, url: URL(string: "http://in-process/v1/rentals/list?city=shanghai")!)
+    var remaining = 0
+    var bytes = 0
+    var done: CheckedContinuation<Void, Never>?
+
+    /// Microseconds per call; `hops` is 2 (transport queue, then main) or 1 (main only).
+    func run(_ calls: Int, hops: Int) async -> Double {
+        remaining = calls
+        let start = nowNanoseconds()
+        await withCheckedContinuation { continuation in
+            done = continuation
+            next(hops: hops)
+        }
+        return Double(nowNanoseconds() - start) / 1e3 / Double(calls)
+    }
+
+    private func next(hops: Int) {
+        let (handler, request) = (self.handler, self.request)
+        if hops == 2 {
+            transportQueue.async {
+                let answer = handler(request)
+                DispatchQueue.main.async { self.arrived(answer, hops: hops) }
+            }
+        } else {
+            DispatchQueue.main.async { self.arrived(handler(request), hops: hops) }
+        }
+    }
+
+    private func arrived(_ answer: HTTPResponse, hops: Int) {
+        bytes &+= answer.body.count
+        remaining -= 1
+        if remaining > 0 { next(hops: hops) } else { done?.resume() }
+    }
+}
+
+@MainActor
+func callScenario(_ name: String, service: String, cache: CachePolicy, hops: Int, goal: String) async {
+    let calls = count(5_000)
+    let bench = CallBench(service: service, cache: cache)
+    let floor = HopFloor()
+    _ = await bench.run(min(calls, 500))  // warm up (and fill the cache)
+    _ = await floor.run(min(calls, 500), hops: hops)
+    var floorTimes: [Double] = [], libraryTimes: [Double] = []
+    for _ in 0..<options.runs {
+        floorTimes.append(await floor.run(calls, hops: hops))
+        libraryTimes.append(await bench.run(calls))
+    }
+    let note = bench.driver.failures > 0 ? "\(bench.driver.failures) calls failed" : ""
+    report(name, floor: floorTimes, library: libraryTimes, unit: "us/call", goal: goal, note: note)
+}
+
+// MARK: - SHA-256
+
+func sha256Scenario() throws {
+    let size = count(64) << 20
+    var generator = SystemRandomNumberGenerator()
+    var bytes = [UInt8](repeating: 0, count: size)
+    for index in stride(from: 0, to: size, by: 8) {
+        withUnsafeBytes(of: generator.next() as UInt64) { word in
+            for offset in 0..<min(8, size - index) { bytes[index + offset] = word[offset] }
+        }
+    }
+    let data = Data(bytes)
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("networking-bench-\(getpid()).bin")
+    try data.write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let mebibytes = Double(size) / Double(1 << 20)
+    var floorRates: [Double] = [], libraryRates: [Double] = []
+    for _ in 0..<options.runs {
+        // The floor: a child process, started, reading the file and exiting; nothing subtracted.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let start = nowNanoseconds()
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        floorRates.append(mebibytes / (Double(nowNanoseconds() - start) / 1e9))
+
+        let libraryStart = nowNanoseconds()
+        let digest = SHA256.hash(data)
+        libraryRates.append(mebibytes / (Double(nowNanoseconds() - libraryStart) / 1e9))
+        guard String(decoding: output.prefix(64), as: UTF8.self) == digest.hexString else {
+            print("sha256: the digests differ"); exit(1)
+        }
+    }
+    // Reported as time per MiB so that the ratio reads like the others (library / floor).
+    report("sha256", floor: floorRates.map { 1e3 / $0 }, library: libraryRates.map { 1e3 / $0 }, unit: "ms/MiB",
+           goal: "<= 1", note: String(format: "%.0f MiB/s sha256sum, %.0f MiB/s library, %.0f MiB",
+                                       median(floorRates), median(libraryRates), mebibytes))
+}
+
+// MARK: - JSON
+
+func jsonScenario() throws {
+    let cities = ["shanghai", "beijing", "shenzhen", "hangzhou", "chengdu"]
+    var items: [JSONValue] = []
+    var size = 0
+    let target = count(1_000_000)
+    while size < target {
+        let index = items.count
+        let item: JSONValue = [
+            "id": .number(Double(index)),
+            "title": .string("Bright \(index % 4 + 1)-room flat near line \(index % 17 + 1), quiet street"),
+            "city": .string(cities[index % cities.count]),
+            "district": .string("district-\(index % 23)"),
+            "price": .number(Double(2_500 + (index * 37) % 9_000)),
+            "area": .number(Double(35 + index % 120) + 0.5),
+            "rooms": .number(Double(index % 5 + 1)),
+            "furnished": .bool(index % 3 == 0),
+            "tags": .array([.string("subway"), .string("south-facing"), .string("pets \(index % 2 == 0 ? "ok" : "no")")]),
+            "agent": ["name": .string("Agent \(index % 97)"), "phone": .string("+86 21 5555 \(1000 + index % 9000)")],
+            "description": .string("Line one\nLine two with a quote \" and a tab \t and ü, é, 家."),
+        ]
+        size += item.encoded().count + 1
+        items.append(item)
+    }
+    let data = JSONValue.object(["items": .array(items), "total": .number(Double(items.count))]).encoded()
+    let repeats = 5
+    var floorTimes: [Double] = [], libraryTimes: [Double] = []
+    for _ in 0..<options.runs {
+        var start = nowNanoseconds()
+        for _ in 0..<repeats {
+            let object = try JSONSerialization.jsonObject(with: data)
+            guard (object as? [String: Any])?["items"] != nil else { print("json: JSONSerialization failed"); exit(1) }
+        }
+        floorTimes.append(Double(nowNanoseconds() - start) / 1e6 / Double(repeats))
+        start = nowNanoseconds()
+        for _ in 0..<repeats {
+            let value = try JSONValue(parsing: data)
+            guard value["items"]?.arrayValue?.count == items.count else { print("json: parse failed"); exit(1) }
+        }
+        libraryTimes.append(Double(nowNanoseconds() - start) / 1e6 / Double(repeats))
+    }
+    report("json", floor: floorTimes, library: libraryTimes, unit: "ms/parse", goal: "< 1 (kept 2.3x faster)",
+           note: String(format: "%.2f MB, floor is JSONSerialization", Double(data.count) / 1e6))
+}
+
+// MARK: - Run
+
+print("networking-bench: \(options.runs) runs, scale \(options.scale); medians; ratio = library / floor")
+for scenario in chosen {
+    switch scenario {
+    case "call-unsigned": await callScenario(scenario, service: "plain", cache: .none, hops: 2, goal: "<= 2")
+    case "call-signed": await callScenario(scenario, service: "signed", cache: .none, hops: 2, goal: "none set")
+    case "cache-hit": await callScenario(scenario, service: "plain", cache: .memory(), hops: 1, goal: "none set")
+    case "sha256": try sha256Scenario()
+    case "json": try jsonScenario()
+    default: break
+    }
+}
