@@ -80,7 +80,7 @@ let services = ServiceRegistry([
 /// Issues the next call from each callback until `remaining` reaches zero.
 @MainActor
 final class Driver: APIManagerDelegate, APIManagerParameterSource {
-    var done: CheckedContinuation<Void, Never>?
+    var done = true
     var remaining = 0
     private(set) var failures = 0
     var reload: () -> Void = {}
@@ -96,7 +96,17 @@ final class Driver: APIManagerDelegate, APIManagerParameterSource {
 
     private func next() {
         remaining -= 1
-        if remaining > 0 { reload() } else { done?.resume() }
+        if remaining > 0 { reload() } else { done = true }
+    }
+}
+
+/// Runs the main run loop (which drains the main queue) until `finished` holds. The
+/// benchmark drives the main queue this way rather than with `dispatchMain()` so that it
+/// also runs under valgrind, which cannot follow dispatch's parked main thread.
+@MainActor
+func runMainLoop(until finished: () -> Bool) {
+    while !finished() {
+        _ = RunLoop.main.run(mode: .default, before: .distantFuture)
     }
 }
 
@@ -116,13 +126,12 @@ final class CallBench {
     }
 
     /// Microseconds per call over `calls` sequential calls.
-    func run(_ calls: Int) async -> Double {
+    func run(_ calls: Int) -> Double {
         driver.remaining = calls
+        driver.done = false
         let start = nowNanoseconds()
-        await withCheckedContinuation { continuation in
-            driver.done = continuation
-            manager.loadData()
-        }
+        manager.loadData()
+        runMainLoop { driver.done }
         return Double(nowNanoseconds() - start) / 1e3 / Double(calls)
     }
 }
@@ -137,16 +146,15 @@ final class HopFloor {
     let request = HTTPRequest(method: .get, url: URL(string: "http://in-process/v1/rentals/list?city=shanghai")!)
     var remaining = 0
     var bytes = 0
-    var done: CheckedContinuation<Void, Never>?
+    var done = true
 
     /// Microseconds per call; `hops` is 2 (transport queue, then main) or 1 (main only).
-    func run(_ calls: Int, hops: Int) async -> Double {
+    func run(_ calls: Int, hops: Int) -> Double {
         remaining = calls
+        done = false
         let start = nowNanoseconds()
-        await withCheckedContinuation { continuation in
-            done = continuation
-            next(hops: hops)
-        }
+        next(hops: hops)
+        runMainLoop { done }
         return Double(nowNanoseconds() - start) / 1e3 / Double(calls)
     }
 
@@ -155,31 +163,31 @@ final class HopFloor {
         if hops == 2 {
             transportQueue.async {
                 let answer = handler(request)
-                DispatchQueue.main.async { self.arrived(answer, hops: hops) }
+                DispatchQueue.main.async { MainActor.assumeIsolated { self.arrived(answer, hops: hops) } }
             }
         } else {
-            DispatchQueue.main.async { self.arrived(handler(request), hops: hops) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { self.arrived(handler(request), hops: hops) } }
         }
     }
 
     private func arrived(_ answer: HTTPResponse, hops: Int) {
         bytes &+= answer.body.count
         remaining -= 1
-        if remaining > 0 { next(hops: hops) } else { done?.resume() }
+        if remaining > 0 { next(hops: hops) } else { done = true }
     }
 }
 
 @MainActor
-func callScenario(_ name: String, service: String, cache: CachePolicy, hops: Int, goal: String) async {
+func callScenario(_ name: String, service: String, cache: CachePolicy, hops: Int, goal: String) {
     let calls = count(5_000)
     let bench = CallBench(service: service, cache: cache)
     let floor = HopFloor()
-    _ = await bench.run(min(calls, 500))  // warm up (and fill the cache)
-    _ = await floor.run(min(calls, 500), hops: hops)
+    _ = bench.run(min(calls, 500))  // warm up (and fill the cache)
+    _ = floor.run(min(calls, 500), hops: hops)
     var floorTimes: [Double] = [], libraryTimes: [Double] = []
     for _ in 0..<options.runs {
-        floorTimes.append(await floor.run(calls, hops: hops))
-        libraryTimes.append(await bench.run(calls))
+        floorTimes.append(floor.run(calls, hops: hops))
+        libraryTimes.append(bench.run(calls))
     }
     let note = bench.driver.failures > 0 ? "\(bench.driver.failures) calls failed" : ""
     report(name, floor: floorTimes, library: libraryTimes, unit: "us/call", goal: goal, note: note)
@@ -279,9 +287,9 @@ func jsonScenario() throws {
 print("networking-bench: \(options.runs) runs, scale \(options.scale); medians; ratio = library / floor")
 for scenario in chosen {
     switch scenario {
-    case "call-unsigned": await callScenario(scenario, service: "plain", cache: .none, hops: 2, goal: "<= 2")
-    case "call-signed": await callScenario(scenario, service: "signed", cache: .none, hops: 2, goal: "none set")
-    case "cache-hit": await callScenario(scenario, service: "plain", cache: .memory(), hops: 1, goal: "none set")
+    case "call-unsigned": callScenario(scenario, service: "plain", cache: .none, hops: 2, goal: "<= 2")
+    case "call-signed": callScenario(scenario, service: "signed", cache: .none, hops: 2, goal: "none set")
+    case "cache-hit": callScenario(scenario, service: "plain", cache: .memory(), hops: 1, goal: "none set")
     case "sha256": try sha256Scenario()
     case "json": try jsonScenario()
     default: break
