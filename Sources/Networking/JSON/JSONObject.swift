@@ -52,7 +52,10 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         // The scalars are the same exactly when their UTF-8 encodings are, and UTF-8
         // orders like the scalars it encodes.
         static func == (lhs: Name, rhs: Name) -> Bool {
-            lhs.text.utf8.elementsEqual(rhs.text.utf8)
+            let same = lhs.text.utf8.withContiguousStorageIfAvailable { left in
+                rhs.text.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
+            }
+            return (same ?? nil) ?? lhs.text.utf8.elementsEqual(rhs.text.utf8)
         }
 
         static func < (lhs: Name, rhs: Name) -> Bool {
@@ -60,8 +63,9 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         }
 
         func hash(into hasher: inout Hasher) {
-            hasher.combine(text.utf8.count)
-            for byte in text.utf8 { hasher.combine(byte) }
+            // All the bytes at once: one byte at a time costs a hasher call per byte.
+            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil { Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
         }
     }
 }

@@ -109,11 +109,14 @@ struct JSONParser {
     private mutating func parseString() throws -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. `seen` collects the bits of every byte, so an all-ASCII
+        // string (the common case) is made without validating it again.
+        var seen: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) else {
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                guard let text = seen < 0x80 ? String(decoding: run, as: UTF8.self) : JSONParser.validatedString(run) else {
                     throw error("invalid UTF-8 in a string")
                 }
                 index += 1
@@ -121,6 +124,7 @@ struct JSONParser {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
+            seen |= byte
             index += 1
         }
         var scalars = Array(bytes[start..<index])
@@ -129,7 +133,7 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else {
+                guard let text = scalars.withUnsafeBufferPointer(JSONParser.validatedString) else {
                     throw error("invalid UTF-8 in a string")
                 }
                 return text
@@ -173,6 +177,16 @@ struct JSONParser {
         throw error("unterminated string")
     }
 
+    /// `bytes` as a string, or nil when they are not valid UTF-8. Decoding repairs each
+    /// invalid sequence with U+FFFD, so the text's bytes equal the input exactly when there
+    /// was nothing to repair. (`String(validating:as:)` does the same work but, unspecialised
+    /// across modules, spends as long again looking up generic metadata.)
+    static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let same = text.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) } ?? text.utf8.elementsEqual(bytes)
+        return same ? text : nil
+    }
+
     private mutating func parseHex4() throws -> UInt32 {
         guard index + 4 <= bytes.count else { throw error("unexpected end") }
         var value: UInt32 = 0
@@ -202,18 +216,31 @@ struct JSONParser {
         } else {
             throw error("unexpected character")
         }
+        var isFraction = false
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isFraction = true
             index += 1
             let digits = index
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             guard index > digits else { throw error("expected digits after '.'") }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isFraction = true
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             let digits = index
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             guard index > digits else { throw error("expected exponent digits") }
+        }
+        let negative = bytes[start] == UInt8(ascii: "-")
+        let firstDigit = negative ? start + 1 : start
+        if !isFraction, index - firstDigit <= 15 {
+            // An integer of at most 15 digits is exact as a Double: no text, no strtod.
+            var magnitude = 0
+            for offset in firstDigit..<index {
+                magnitude = magnitude &* 10 &+ Int(bytes[offset] &- UInt8(ascii: "0"))
+            }
+            return negative ? -Double(magnitude) : Double(magnitude)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let number = Double(text), number.isFinite else { throw error("number out of range") }
