@@ -22,7 +22,9 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     }
 
     init(members: [(String, JSONValue)]) {
-        for (name, value) in members { self[name] = value }
+        // Sized once: growing a dictionary member by member rehashes it at every doubling.
+        self.members = Dictionary(minimumCapacity: members.count)
+        for (name, value) in members { self.members[Name(name)] = value }
     }
 
     /// The value of the member named exactly `name` (scalar by scalar), or nil; setting nil

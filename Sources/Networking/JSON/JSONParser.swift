@@ -64,12 +64,14 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) throws -> JSONValue {
         index += 1
         // Names compare by Unicode scalars (RFC 8259); a repeated name keeps its last value.
-        var members = JSONObject()
+        // Members are collected first so that the object's dictionary is sized once.
+        var members: [(String, JSONValue)] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object(JSONObject())
         }
+        members.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
@@ -78,11 +80,11 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue(depth: depth + 1)
+            members.append((key, try parseValue(depth: depth + 1)))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(members: members)) }
             throw error("expected ',' or '}'")
         }
     }
