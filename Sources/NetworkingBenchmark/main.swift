@@ -4,6 +4,7 @@
 //   swift run -c release networking-bench                      every scenario, 5 runs each
 //   swift run -c release networking-bench call-unsigned sha256 chosen scenarios
 //   swift run -c release networking-bench --runs 9 --scale 0.5 more runs, less work per run
+//   networking-bench --only library --runs 1 --scale 0.1 call-unsigned    one side (for callgrind)
 //
 // Scenarios and their floors:
 //   call-unsigned  one APIManager call, in-process transport, unsigned  | a handler through two bare queue hops
@@ -19,6 +20,8 @@ struct Options {
     var scale = 1.0
     var runs = 5
     var chosen: [String] = []
+    /// Which side to run: both (the default), or only `floor` or `library` (for callgrind).
+    var only: String?
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -27,6 +30,7 @@ struct Options {
             switch argument {
             case "--scale": options.scale = iterator.next().flatMap(Double.init) ?? 1
             case "--runs": options.runs = max(1, iterator.next().flatMap { Int($0) } ?? 5)
+            case "--only": options.only = iterator.next()
             default: options.chosen.append(argument.lowercased())
             }
         }
@@ -40,6 +44,8 @@ for name in options.chosen where !allScenarios.contains(name) {
     FileHandle.standardError.write(Data("unknown scenario \(name); known: \(allScenarios.joined(separator: " "))\n".utf8))
     exit(2)
 }
+let runFloor = options.only != "library"
+let runLibrary = options.only != "floor"
 let chosen = options.chosen.isEmpty ? allScenarios : allScenarios.filter(options.chosen.contains)
 
 func count(_ base: Int) -> Int { max(1, Int(Double(base) * options.scale)) }
@@ -53,7 +59,7 @@ func nowNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
 /// One line of the report: medians of floor and library in `unit`, and library / floor.
 func report(_ scenario: String, floor: [Double], library: [Double], unit: String, goal: String, note: String = "") {
-    let (f, l) = (median(floor), median(library))
+    let (f, l) = (floor.isEmpty ? .nan : median(floor), library.isEmpty ? .nan : median(library))
     let name = scenario.padding(toLength: 14, withPad: " ", startingAt: 0)
     print(name + String(format: "floor %10.2f %@   library %10.2f %@   ratio %5.2f   goal %@", f, unit, l, unit, l / f, goal)
         + (note.isEmpty ? "" : "   (\(note))"))
@@ -182,12 +188,12 @@ func callScenario(_ name: String, service: String, cache: CachePolicy, hops: Int
     let calls = count(5_000)
     let bench = CallBench(service: service, cache: cache)
     let floor = HopFloor()
-    _ = bench.run(min(calls, 500))  // warm up (and fill the cache)
-    _ = floor.run(min(calls, 500), hops: hops)
+    if runLibrary { _ = bench.run(min(calls, 500)) }  // warm up (and fill the cache)
+    if runFloor { _ = floor.run(min(calls, 500), hops: hops) }
     var floorTimes: [Double] = [], libraryTimes: [Double] = []
     for _ in 0..<options.runs {
-        floorTimes.append(floor.run(calls, hops: hops))
-        libraryTimes.append(bench.run(calls))
+        if runFloor { floorTimes.append(floor.run(calls, hops: hops)) }
+        if runLibrary { libraryTimes.append(bench.run(calls)) }
     }
     let note = bench.driver.failures > 0 ? "\(bench.driver.failures) calls failed" : ""
     report(name, floor: floorTimes, library: libraryTimes, unit: "us/call", goal: goal, note: note)
@@ -210,18 +216,23 @@ func sha256Scenario() throws {
     defer { try? FileManager.default.removeItem(at: file) }
     let mebibytes = Double(size) / Double(1 << 20)
     var floorRates: [Double] = [], libraryRates: [Double] = []
+    let expected = runFloor ? nil : SHA256.hash(data).hexString
     for _ in 0..<options.runs {
-        // The floor: a child process, started, reading the file and exiting; nothing subtracted.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let start = nowNanoseconds()
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        floorRates.append(mebibytes / (Double(nowNanoseconds() - start) / 1e9))
+        var output = Data(expected?.utf8 ?? "".utf8)
+        if runFloor {
+            // The floor: a child process, started, reading the file and exiting; nothing subtracted.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+            process.arguments = [file.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            let start = nowNanoseconds()
+            try process.run()
+            output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            floorRates.append(mebibytes / (Double(nowNanoseconds() - start) / 1e9))
+        }
+        guard runLibrary else { continue }
 
         let libraryStart = nowNanoseconds()
         let digest = SHA256.hash(data)
@@ -233,7 +244,8 @@ func sha256Scenario() throws {
     // Reported as time per MiB so that the ratio reads like the others (library / floor).
     report("sha256", floor: floorRates.map { 1e3 / $0 }, library: libraryRates.map { 1e3 / $0 }, unit: "ms/MiB",
            goal: "<= 1", note: String(format: "%.0f MiB/s sha256sum, %.0f MiB/s library, %.0f MiB",
-                                       median(floorRates), median(libraryRates), mebibytes))
+                                       floorRates.isEmpty ? .nan : median(floorRates),
+                                       libraryRates.isEmpty ? .nan : median(libraryRates), mebibytes))
 }
 
 // MARK: - JSON
@@ -266,11 +278,14 @@ func jsonScenario() throws {
     var floorTimes: [Double] = [], libraryTimes: [Double] = []
     for _ in 0..<options.runs {
         var start = nowNanoseconds()
-        for _ in 0..<repeats {
-            let object = try JSONSerialization.jsonObject(with: data)
-            guard (object as? [String: Any])?["items"] != nil else { print("json: JSONSerialization failed"); exit(1) }
+        if runFloor {
+            for _ in 0..<repeats {
+                let object = try JSONSerialization.jsonObject(with: data)
+                guard (object as? [String: Any])?["items"] != nil else { print("json: JSONSerialization failed"); exit(1) }
         }
         floorTimes.append(Double(nowNanoseconds() - start) / 1e6 / Double(repeats))
+        }
+        guard runLibrary else { continue }
         start = nowNanoseconds()
         for _ in 0..<repeats {
             let value = try JSONValue(parsing: data)

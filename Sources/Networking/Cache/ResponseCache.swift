@@ -70,7 +70,12 @@ public final class ResponseCache: @unchecked Sendable {
 
     /// The key for one call: service, API and canonical parameters.
     public static func key(service: String, api: String, parameters: [String: String]) -> String {
-        "\(service)|\(api)|\(CanonicalParameters.encode(parameters))"
+        key(service: service, api: api, encodedParameters: CanonicalParameters.encode(parameters))
+    }
+
+    /// The key for one call whose parameters are already in canonical form.
+    static func key(service: String, api: String, encodedParameters: String) -> String {
+        service + "|" + api + "|" + encodedParameters
     }
 
     /// A fresh entry for `key` under `policy` at `now`, from memory or (policy allowing) disk.

@@ -27,6 +27,8 @@ public final class APIEngine: Sendable {
     let now: @Sendable () -> Date
     let makeNonce: @Sendable () -> String
     private let appInterceptors = Mutex<[any APIInterceptor]>([])
+    /// The timeouts of the calls in flight, on one timer.
+    let deadlines = CallDeadlines()
 
     /// Creates an engine. `clock` and `nonce` are injectable for tests.
     public init(
@@ -54,29 +56,40 @@ public final class APIEngine: Sendable {
     }
 
     /// Builds the HTTP request for one call: common parameters, query or form body, signature.
+    ///
+    /// `encodedParameters`, when given, is `CanonicalParameters.encode(parameters)`, already
+    /// made for the cache key; it is the request's query or body when the service adds no
+    /// common parameters.
     func request(
         for definition: any APIDefinition,
         service: APIService,
-        parameters: [String: String]
+        parameters: [String: String],
+        encodedParameters: String? = nil
     ) -> HTTPRequest {
-        let all = service.commonParameters.merging(parameters) { _, own in own }
-        var url = service.url(for: definition.methodName)
+        let encoded: String
+        if service.commonParameters.isEmpty, let encodedParameters {
+            encoded = encodedParameters
+        } else {
+            encoded = CanonicalParameters.encode(service.commonParameters.merging(parameters) { _, own in own })
+        }
+        let url: URL
         var body: Data?
         var headers: [String: String] = [:]
-        let encoded = CanonicalParameters.encode(all)
+        var canonicalQuery = ""
         switch definition.httpMethod {
         case .get, .delete:
-            if !encoded.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-                components.percentEncodedQuery = encoded
-                url = components.url ?? url
-            }
+            url = service.url(for: definition.methodName, query: encoded)
+            canonicalQuery = encoded
         case .post, .put:
+            url = service.url(for: definition.methodName, query: "")
             body = Data(encoded.utf8)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         }
         var request = HTTPRequest(method: definition.httpMethod, url: url, headers: headers, body: body)
-        if let secret = service.signingSecret {
-            RequestSigner(secret: secret).sign(&request, timestamp: Int(now().timeIntervalSince1970), nonce: makeNonce())
+        if let signer = service.signer {
+            // The query was built canonical: the signer need not decode and encode it again.
+            signer.sign(&request, timestamp: Int(now().timeIntervalSince1970), nonce: makeNonce(),
+                        canonicalQuery: canonicalQuery)
         }
         return request
     }

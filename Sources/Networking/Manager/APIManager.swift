@@ -148,7 +148,9 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
             finishLater(id, APIResult(kind: .noNetwork, message: "the network is unreachable"), data: nil)
             return true
         }
-        let cacheKey = ResponseCache.key(service: service.name, api: api.methodName, parameters: parameters)
+        // Encoded once, for the cache key and (with no common parameters) the request.
+        let encoded = CanonicalParameters.encode(parameters)
+        let cacheKey = ResponseCache.key(service: service.name, api: api.methodName, encodedParameters: encoded)
         if !ignoringCache, let cached = engine.cache.response(for: cacheKey, policy: api.cachePolicy, now: engine.now()) {
             for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
             guard let json = try? JSONValue(parsing: cached.body) else {
@@ -160,7 +162,7 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
             finishLater(id, result, data: data)
             return true
         }
-        let request = engine.request(for: api, service: service, parameters: parameters)
+        let request = engine.request(for: api, service: service, parameters: parameters, encodedParameters: encoded)
         for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
         let (engine, api) = (self.engine, self.api)
         let claim = call.claim
@@ -185,10 +187,10 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
             return true
         }
         calls[id]?.task = task
-        let deadline = DispatchTime.now() + .nanoseconds(InProcessTransport.nanoseconds(engine.timeout))
-        DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
-            guard claim.take() else { return }
-            self?.finish(id, APIResult(kind: .timeout, message: "no response in time"), data: nil)
+        engine.deadlines.add(after: engine.timeout, claim: claim) { [weak self] in
+            DispatchQueue.main.async { [weak self] in
+                self?.finish(id, APIResult(kind: .timeout, message: "no response in time"), data: nil)
+            }
         }
         return true
     }
@@ -250,5 +252,10 @@ final class OutcomeClaim: Sendable {
     /// True for the first caller only.
     func take() -> Bool {
         !claimed.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    /// Whether the call has ended (someone took the claim).
+    var isTaken: Bool {
+        claimed.load(ordering: .acquiring)
     }
 }

@@ -25,7 +25,19 @@ public enum CanonicalParameters {
 
     /// The canonical text of `parameters`.
     public static func encode(_ parameters: [String: String]) -> String {
-        join(parameters.map { (escape($0.key), escape($0.value)) })
+        // Escaped as bytes, sorted as bytes, joined into one buffer: one String at the end.
+        let pairs = parameters.map { (key: escapedBytes(Array($0.key.utf8)), value: escapedBytes(Array($0.value.utf8))) }
+            .sorted { $0.key == $1.key ? $0.value.lexicographicallyPrecedes($1.value)
+                                       : $0.key.lexicographicallyPrecedes($1.key) }
+        var out: [UInt8] = []
+        out.reserveCapacity(pairs.reduce(0) { $0 + $1.key.count + $1.value.count + 2 })
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: "&")) }
+            out += pair.key
+            out.append(UInt8(ascii: "="))
+            out += pair.value
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses `k=v&k=v` text back into parameters (`+` reads as a space; the last value
@@ -95,6 +107,10 @@ public enum CanonicalParameters {
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func escape(bytes: [UInt8]) -> String {
+        String(decoding: escapedBytes(bytes), as: UTF8.self)
+    }
+
+    private static func escapedBytes(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         for byte in bytes {
@@ -109,7 +125,7 @@ public enum CanonicalParameters {
                 out.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Decodes `+` as a space and `%XX` escapes; nil when an escape is broken.

@@ -50,9 +50,14 @@ public struct RequestSigner: Sendable {
     }
 
     static func signingText(method: String, target url: URL, bodyDigest: String, timestamp: Int, nonce: String) -> String? {
-        let path = url.path(percentEncoded: true)
         guard let query = CanonicalParameters.canonicalQuery(url.query(percentEncoded: true) ?? "") else { return nil }
-        return [scheme, method, path.isEmpty ? "/" : path, query, bodyDigest, String(timestamp), nonce]
+        return signingText(method: method, path: url.path(percentEncoded: true), canonicalQuery: query,
+                           bodyDigest: bodyDigest, timestamp: timestamp, nonce: nonce)
+    }
+
+    static func signingText(method: String, path: String, canonicalQuery: String, bodyDigest: String, timestamp: Int,
+                            nonce: String) -> String {
+        [scheme, method, path.isEmpty ? "/" : path, canonicalQuery, bodyDigest, String(timestamp), nonce]
             .joined(separator: "\n")
     }
 
@@ -78,13 +83,24 @@ public struct RequestSigner: Sendable {
     /// Adds the three signature header fields to `request`, replacing any it had. Sign
     /// last: a change to the method, URL or body afterwards invalidates the signature.
     public func sign(_ request: inout HTTPRequest, timestamp: Int, nonce: String) {
+        sign(&request, timestamp: timestamp, nonce: nonce,
+             canonicalQuery: CanonicalParameters.canonicalQuery(request.url.query(percentEncoded: true) ?? ""))
+    }
+
+    /// Signs `request` whose URL's query has `canonicalQuery` as its canonical form (nil
+    /// when the query holds a broken escape). The engine, which built the query in
+    /// canonical form, passes it here rather than have it decoded and encoded again.
+    func sign(_ request: inout HTTPRequest, timestamp: Int, nonce: String, canonicalQuery: String?) {
         for name in [SignatureHeader.timestamp, SignatureHeader.nonce, SignatureHeader.signature] {
             for key in request.headers.keys where key.equalsIgnoringASCIICase(name) {
                 request.headers[key] = nil
             }
         }
         // A URL with a broken escape is signed as is: the server refuses it either way.
-        let text = Self.signingText(for: request, timestamp: timestamp, nonce: nonce) ?? ""
+        let text = canonicalQuery.map {
+            Self.signingText(method: request.method.rawValue, path: request.url.path(percentEncoded: true),
+                             canonicalQuery: $0, bodyDigest: Self.bodyDigest(of: request), timestamp: timestamp, nonce: nonce)
+        } ?? ""
         request.headers[SignatureHeader.timestamp] = String(timestamp)
         request.headers[SignatureHeader.nonce] = nonce
         request.headers[SignatureHeader.signature] = signature(of: text)
