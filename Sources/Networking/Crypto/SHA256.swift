@@ -66,12 +66,13 @@ public struct SHA256: Sendable {
             remaining -= take
             guard filled == 64 else { return }
             var block = pending
-            withUnsafeBytes(of: &block) { compress(UnsafeRawPointer($0.baseAddress!)) }
+            withUnsafeBytes(of: &block) { compress(UnsafeRawPointer($0.baseAddress!), count: 1) }
         }
-        while remaining >= 64 {
-            compress(next)
-            next += 64
-            remaining -= 64
+        if remaining >= 64 {
+            let blocks = remaining / 64
+            compress(next, count: blocks)
+            next += blocks * 64
+            remaining -= blocks * 64
         }
         for offset in 0..<remaining { pending[offset] = next.load(fromByteOffset: offset, as: UInt8.self) }
     }
@@ -84,11 +85,11 @@ public struct SHA256: Sendable {
         for index in 0..<filled { tail[index] = pending[index] }
         tail[filled] = 0x80
         if filled >= 56 {
-            withUnsafeBytes(of: &tail) { compress(UnsafeRawPointer($0.baseAddress!)) }
+            withUnsafeBytes(of: &tail) { compress(UnsafeRawPointer($0.baseAddress!), count: 1) }
             tail = SIMD64<UInt8>()
         }
         for index in 0..<8 { tail[56 + index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(56 - 8 * index)) }
-        withUnsafeBytes(of: &tail) { compress(UnsafeRawPointer($0.baseAddress!)) }
+        withUnsafeBytes(of: &tail) { compress(UnsafeRawPointer($0.baseAddress!), count: 1) }
         pending = SIMD64<UInt8>()
         length = 0
         return [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { digest, count in
@@ -103,55 +104,150 @@ public struct SHA256: Sendable {
         }
     }
 
-    /// Runs the compression function over the 64 bytes at `block`.
+    /// Runs the compression function over `count` 64-byte blocks from `blocks`: the state
+    /// and the message schedule live in locals, and the 64 rounds are written out with
+    /// their constants (generated; see FIPS 180-4, 6.2.2).
     @usableFromInline
-    mutating func compress(_ block: UnsafeRawPointer) {
-        // The message schedule, 16 words at a time in a ring (no allocation).
-        var w = SIMD16<UInt32>()
-        for index in 0..<16 {
-            w[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
-        }
+    mutating func compress(_ blocks: UnsafeRawPointer, count: Int) {
         var a = state[0], b = state[1], c = state[2], d = state[3]
         var e = state[4], f = state[5], g = state[6], h = state[7]
-        withUnsafeBytes(of: SHA256.roundConstants) { constants in
-            for index in 0..<64 {
-                let word: UInt32
-                if index < 16 {
-                    word = w[index]
-                } else {
-                    let w15 = w[(index - 15) & 15], w2 = w[(index - 2) & 15]
-                    let s0 = w15.rotatedRight(7) ^ w15.rotatedRight(18) ^ (w15 >> 3)
-                    let s1 = w2.rotatedRight(17) ^ w2.rotatedRight(19) ^ (w2 >> 10)
-                    word = w[index & 15] &+ s0 &+ w[(index - 7) & 15] &+ s1
-                    w[index & 15] = word
-                }
-                let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                let choice = (e & f) ^ (~e & g)
-                let constant = constants.load(fromByteOffset: index * 4, as: UInt32.self)
-                let temp1 = h &+ s1 &+ choice &+ constant &+ word
-                let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let temp2 = s0 &+ majority
-                h = g; g = f; f = e; e = d &+ temp1
-                d = c; c = b; b = a; a = temp1 &+ temp2
-            }
+        var block = blocks
+        for _ in 0..<count {
+            let (a0, b0, c0, d0, e0, f0, g0, h0) = (a, b, c, d, e, f, g, h)
+            var w0 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+            var w1 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+            var w2 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+            var w3 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+            var w4 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+            var w5 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
+            var w6 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+            var w7 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+            var w8 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 32, as: UInt32.self))
+            var w9 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 36, as: UInt32.self))
+            var w10 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 40, as: UInt32.self))
+            var w11 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 44, as: UInt32.self))
+            var w12 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 48, as: UInt32.self))
+            var w13 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 52, as: UInt32.self))
+            var w14 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 56, as: UInt32.self))
+            var w15 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 60, as: UInt32.self))
+            sha256Round(a, b, c, &d, e, f, g, &h, 0x428a2f98, w0)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0x71374491, w1)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0xb5c0fbcf, w2)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0xe9b5dba5, w3)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x3956c25b, w4)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0x59f111f1, w5)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x923f82a4, w6)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0xab1c5ed5, w7)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0xd807aa98, w8)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0x12835b01, w9)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0x243185be, w10)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0x550c7dc3, w11)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x72be5d74, w12)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0x80deb1fe, w13)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x9bdc06a7, w14)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0xc19bf174, w15)
+            w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0xe49b69c1, w0)
+            w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0xefbe4786, w1)
+            w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0x0fc19dc6, w2)
+            w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0x240ca1cc, w3)
+            w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x2de92c6f, w4)
+            w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0x4a7484aa, w5)
+            w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x5cb0a9dc, w6)
+            w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0x76f988da, w7)
+            w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0x983e5152, w8)
+            w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0xa831c66d, w9)
+            w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0xb00327c8, w10)
+            w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0xbf597fc7, w11)
+            w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0xc6e00bf3, w12)
+            w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0xd5a79147, w13)
+            w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x06ca6351, w14)
+            w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0x14292967, w15)
+            w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0x27b70a85, w0)
+            w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0x2e1b2138, w1)
+            w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0x4d2c6dfc, w2)
+            w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0x53380d13, w3)
+            w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x650a7354, w4)
+            w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0x766a0abb, w5)
+            w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x81c2c92e, w6)
+            w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0x92722c85, w7)
+            w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0xa2bfe8a1, w8)
+            w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0xa81a664b, w9)
+            w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0xc24b8b70, w10)
+            w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0xc76c51a3, w11)
+            w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0xd192e819, w12)
+            w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0xd6990624, w13)
+            w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0xf40e3585, w14)
+            w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0x106aa070, w15)
+            w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0x19a4c116, w0)
+            w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0x1e376c08, w1)
+            w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0x2748774c, w2)
+            w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0x34b0bcb5, w3)
+            w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x391c0cb3, w4)
+            w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0x4ed8aa4a, w5)
+            w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x5b9cca4f, w6)
+            w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0x682e6ff3, w7)
+            w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0x748f82ee, w8)
+            w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0x78a5636f, w9)
+            w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0x84c87814, w10)
+            w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0x8cc70208, w11)
+            w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x90befffa, w12)
+            w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0xa4506ceb, w13)
+            w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0xbef9a3f7, w14)
+            w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0xc67178f2, w15)
+            a &+= a0; b &+= b0; c &+= c0; d &+= d0
+            e &+= e0; f &+= f0; g &+= g0; h &+= h0
+            block += 64
         }
-        state &+= SIMD8(a, b, c, d, e, f, g, h)
+        state = SIMD8(a, b, c, d, e, f, g, h)
     }
-
-    /// `K`, the 64 round constants.
-    private static let roundConstants: (
-        SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>
-    ) = (
-        [0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174],
-        [0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-         0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967],
-        [0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-         0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070],
-        [0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2]
-    )
 }
 
 extension UInt32 {
@@ -160,3 +256,22 @@ extension UInt32 {
         (self >> count) | (self << (32 - count))
     }
 }
+
+/// One round: `d` and `h` are the words it changes; the caller rotates the names.
+@inline(__always)
+private func sha256Round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+                   _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ k: UInt32, _ w: UInt32) {
+    let sigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+    let choice = (e & f) ^ (~e & g)
+    let temp1 = h &+ sigma1 &+ choice &+ k &+ w
+    let sigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+    let majority = (a & b) ^ (a & c) ^ (b & c)
+    d &+= temp1
+    h = temp1 &+ sigma0 &+ majority
+}
+
+@inline(__always)
+private func smallSigma0(_ x: UInt32) -> UInt32 { x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x >> 3) }
+
+@inline(__always)
+private func smallSigma1(_ x: UInt32) -> UInt32 { x.rotatedRight(17) ^ x.rotatedRight(19) ^ (x >> 10) }
