@@ -1,26 +1,35 @@
-// signals-bench: release-mode figures for the Signals core.
+// signals-bench: the Signals core against the floor, in one process.
 //
-//   swift run -c release signals-bench            all scenarios, median of 5 runs
-//   swift run -c release signals-bench A D        chosen scenarios
-//   swift run -c release signals-bench --scale 0.01 --runs 1 A   reduced run (callgrind)
+// Every scenario runs twice per rep, interleaved: the floor (the same work written by
+// hand: closures behind one lock per source, no library) and the library. The figure
+// kept is the ratio of their medians, which holds on a noisy machine where absolute
+// times do not.
+//
+//   swift run -c release signals-bench                 every scenario, 7 reps
+//   swift run -c release signals-bench A D             chosen scenarios
+//   swift run -c release signals-bench --runs 3 --scale 0.1 G H
+//   swift run -c release signals-bench --scale 0.01 --runs 1 --only library A   (callgrind)
 import AllocationCounter
 import Foundation
 import Signals
+import Synchronization
 
-// Safe to share: written by one delivery at a time (signals deliver serially) and read after the run.
+// Safe to share: written by one delivery at a time (signals and floors deliver serially)
+// and read after the run.
 final class Sink: @unchecked Sendable {
     var total = 0
 }
 
-struct Measurement {
-    let nanosecondsPerEvent: Double
-    let allocationsPerEvent: Double
-}
+let sink = Sink()
+
+// MARK: - Options
 
 struct Options {
     var scale = 1.0
-    var runs = 5
+    var runs = 7
     var chosen: Set<String> = []
+    /// `floor` or `library` to run one side only (for profiles and instruction counts).
+    var only: String?
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -28,7 +37,11 @@ struct Options {
         while let argument = iterator.next() {
             switch argument {
             case "--scale": options.scale = iterator.next().flatMap(Double.init) ?? 1
-            case "--runs": options.runs = max(1, iterator.next().flatMap { Int($0) } ?? 5)
+            case "--runs": options.runs = max(1, iterator.next().flatMap { Int($0) } ?? 7)
+            case "--only": options.only = iterator.next()
+            case "--help", "-h":
+                print("usage: signals-bench [--runs N] [--scale X] [--only floor|library] [A B C D E F G4 G16 H4 H16 ...]")
+                exit(0)
             default: options.chosen.insert(argument.uppercased())
             }
         }
@@ -37,11 +50,20 @@ struct Options {
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
-let scale = options.scale
-let runs = options.runs
-let chosen = options.chosen
 
-func count(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
+func count(_ base: Int) -> Int { max(1, Int(Double(base) * options.scale)) }
+
+func isChosen(_ name: String) -> Bool {
+    options.chosen.isEmpty || options.chosen.contains(name)
+        || options.chosen.contains(String(name.prefix { $0.isLetter }))
+}
+
+// MARK: - Measuring
+
+struct Measurement {
+    var nanosecondsPerEvent: Double
+    var allocationsPerEvent: Double
+}
 
 /// Runs `body` (which performs `events` events) and reports time and allocations per event.
 func measure(events: Int, _ body: () -> Void) -> Measurement {
@@ -50,31 +72,213 @@ func measure(events: Int, _ body: () -> Void) -> Measurement {
     body()
     let elapsed = DispatchTime.now().uptimeNanoseconds - start
     let allocations = allocation_count() - allocationsBefore
-    return Measurement(
-        nanosecondsPerEvent: Double(elapsed) / Double(events),
-        allocationsPerEvent: Double(allocations) / Double(events)
-    )
+    return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(events),
+                       allocationsPerEvent: Double(allocations) / Double(events))
 }
 
 func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
     let sorted = values.sorted()
     return sorted[sorted.count / 2]
 }
 
-func report(_ name: String, _ title: String, target: String, _ run: () -> Measurement) {
-    guard chosen.isEmpty || chosen.contains(name) else { return }
-    var results: [Measurement] = []
-    for _ in 0..<runs { results.append(run()) }
-    let time = median(results.map(\.nanosecondsPerEvent))
-    let allocations = median(results.map(\.allocationsPerEvent))
-    let line = "\(name)  \(title.padding(toLength: 46, withPad: " ", startingAt: 0))"
-        + String(format: "%10.1f ns/event  %6.3f allocs/event  (target %@)", time, allocations, target)
+/// Runs floor and library alternately `runs` times (which goes first alternates too) and
+/// prints the medians and their ratio.
+func compare(_ name: String, _ title: String, goal: String,
+             floor: () -> Measurement, library: () -> Measurement) {
+    guard isChosen(name) else { return }
+    var floors: [Measurement] = []
+    var libraries: [Measurement] = []
+    for rep in 0..<options.runs {
+        let floorFirst = rep % 2 == 0
+        if floorFirst, options.only != "library" { floors.append(floor()) }
+        if options.only != "floor" { libraries.append(library()) }
+        if !floorFirst, options.only != "library" { floors.append(floor()) }
+    }
+    let floorTime = median(floors.map(\.nanosecondsPerEvent))
+    let libraryTime = median(libraries.map(\.nanosecondsPerEvent))
+    let allocations = median(libraries.map(\.allocationsPerEvent))
+    let line = name.padding(toLength: 4, withPad: " ", startingAt: 0)
+        + title.padding(toLength: 44, withPad: " ", startingAt: 0)
+        + String(format: "floor %8.1f ns  library %8.1f ns  ratio %5.2fx  %5.2f allocs/event  (goal %@)",
+                 floorTime, libraryTime, libraryTime / floorTime, allocations, goal)
     print(line)
 }
 
-let sink = Sink()
+// MARK: - The floor: hand-written closures, one lock per source
 
-report("A", "map -> filter -> scan, 10M sends", target: "<= 125 ns, 0 allocs") {
+/// The lock a floor holds: the standard library's `Mutex` (5 ns uncontended here), or a
+/// plain `pthread_mutex_t` for the contention scenarios, where `Mutex` (priority-inheritance
+/// futexes on Linux) hands the lock from thread to thread through the kernel and takes
+/// microseconds per send.
+protocol FloorLock<Value>: Sendable {
+    associatedtype Value
+    init(_ value: sending Value)
+    func withLock<Result>(_ body: (inout sending Value) -> sending Result) -> sending Result
+}
+
+/// `Synchronization.Mutex` as a floor lock.
+final class StandardMutex<Value>: FloorLock, Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: sending Value) { mutex = Mutex(value) }
+    @inline(__always)
+    func withLock<Result>(_ body: (inout sending Value) -> sending Result) -> sending Result {
+        mutex.withLock(body)
+    }
+}
+
+/// A `pthread_mutex_t` as a floor lock.
+// Safe to share: `value` is touched only while `mutex` is held.
+final class PthreadMutex<Value>: FloorLock, @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var value: Value
+    init(_ value: sending Value) {
+        self.value = value
+        pthread_mutex_init(mutex, nil)
+    }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+    @inline(__always)
+    func withLock<Result>(_ body: (inout sending Value) -> sending Result) -> sending Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value)
+    }
+}
+
+/// A source written by hand: its observers behind one lock, taken once per send and held
+/// while they run (which is how deliveries are kept serial without a queue).
+final class FloorSource<Value: Sendable, Lock: FloorLock>: Sendable where Lock.Value == [FloorSubscription<Value>] {
+    private let observers = Lock([])
+
+    init() {}
+
+    func add(_ observer: @escaping @Sendable (Value) -> Void) -> FloorSubscription<Value> {
+        let subscription = FloorSubscription(observer)
+        observers.withLock { $0.append(subscription) }
+        return subscription
+    }
+
+    func remove(_ subscription: FloorSubscription<Value>) {
+        observers.withLock { list in
+            if let index = list.lastIndex(where: { $0 === subscription }) { list.remove(at: index) }
+        }
+    }
+
+    func send(_ value: Value) {
+        observers.withLock { list in
+            list.withUnsafeBufferPointer { list in
+                for index in list.indices { list[index].observer(value) }
+            }
+        }
+    }
+}
+
+/// What a hand-written `subscribe` hands back: an object to unsubscribe with.
+final class FloorSubscription<Value: Sendable>: Sendable {
+    let observer: @Sendable (Value) -> Void
+    init(_ observer: @escaping @Sendable (Value) -> Void) { self.observer = observer }
+}
+
+/// A hand-written property's state: its value and observers.
+struct FloorPropertyState<Value: Sendable> {
+    var value: Value
+    var observers: [@Sendable (Value) -> Void] = []
+}
+
+/// A hand-written property: its value and observers behind one lock.
+final class FloorProperty<Value: Sendable, Lock: FloorLock>: Sendable where Lock.Value == FloorPropertyState<Value> {
+    private let state: Lock
+
+    init(_ value: Value, _ lock: Lock.Type) {
+        state = Lock(FloorPropertyState(value: value))
+    }
+
+    func add(_ observer: @escaping @Sendable (Value) -> Void) {
+        state.withLock { $0.observers.append(observer) }
+    }
+
+    func set(_ value: Value) {
+        state.withLock { state in
+            state.value = value
+            for observer in state.observers { observer(value) }
+        }
+    }
+}
+
+/// The latest values of two sources, combined by hand behind one lock.
+final class FloorCombiner: Sendable {
+    private struct State {
+        var first: Int?
+        var second: Int?
+    }
+
+    private let state = Mutex(State())
+    private let output: @Sendable (Int, Int) -> Void
+
+    init(_ output: @escaping @Sendable (Int, Int) -> Void) {
+        self.output = output
+    }
+
+    func first(_ value: Int) {
+        state.withLock { state in
+            state.first = value
+            if let second = state.second { output(value, second) }
+        }
+    }
+
+    func second(_ value: Int) {
+        state.withLock { state in
+            state.second = value
+            if let first = state.first { output(first, value) }
+        }
+    }
+}
+
+// MARK: - Threads for the contention scenarios
+
+/// Runs `body(thread)` on `threads` threads started together; returns the nanoseconds
+/// from the start signal until the last one finished.
+func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) -> UInt64 {
+    let ready = DispatchGroup()
+    let done = DispatchGroup()
+    let gate = DispatchSemaphore(value: 0)
+    for index in 0..<threads {
+        ready.enter()
+        done.enter()
+        let thread = Thread {
+            ready.leave()
+            gate.wait()
+            body(index)
+            done.leave()
+        }
+        thread.start()
+    }
+    ready.wait()
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<threads { gate.signal() }
+    done.wait()
+    return DispatchTime.now().uptimeNanoseconds - start
+}
+
+// MARK: - Scenarios
+
+compare("A", "map -> filter -> scan, 10M sends", goal: "<= 1.5x, 0 allocs") {
+    let source = FloorSource<Int, StandardMutex>()
+    let accumulated = Sink()
+    let scan: @Sendable (Int) -> Void = { value in
+        accumulated.total = accumulated.total &+ value
+        sink.total = accumulated.total
+    }
+    let filter: @Sendable (Int) -> Void = { value in if value & 1 == 0 { scan(value) } }
+    _ = source.add { filter($0 &+ 1) }
+    let sends = count(10_000_000)
+    return measure(events: sends) {
+        for value in 0..<sends { source.send(value) }
+    }
+} library: {
     let (signal, input) = Signal<Int>.pipe()
     let sends = count(10_000_000)
     let subscription = signal
@@ -88,7 +292,14 @@ report("A", "map -> filter -> scan, 10M sends", target: "<= 125 ns, 0 allocs") {
     }
 }
 
-report("B", "fan-out to 100 observers, 1M sends", target: "<= 6,000 ns") {
+compare("B", "fan-out to 100 observers, 1M sends", goal: "<= 1.1x") {
+    let source = FloorSource<Int, StandardMutex>()
+    for _ in 0..<100 { _ = source.add { sink.total &+= $0 } }
+    let sends = count(1_000_000)
+    return measure(events: sends) {
+        for value in 0..<sends { source.send(value) }
+    }
+} library: {
     let (signal, input) = Signal<Int>.pipe()
     let sends = count(1_000_000)
     let subscriptions = (0..<100).map { _ in signal.observe { sink.total &+= $0 } }
@@ -98,7 +309,15 @@ report("B", "fan-out to 100 observers, 1M sends", target: "<= 6,000 ns") {
     }
 }
 
-report("C", "subscribe + dispose, 1M times", target: "<= 400 ns, <= 3 allocs") {
+compare("C", "subscribe + dispose, 1M times", goal: "<= 1.1x") {
+    let source = FloorSource<Int, StandardMutex>()
+    let times = count(1_000_000)
+    return measure(events: times) {
+        for _ in 0..<times {
+            source.remove(source.add { sink.total = $0 })
+        }
+    }
+} library: {
     let (signal, input) = Signal<Int>.pipe()
     let times = count(1_000_000)
     let result = measure(events: times) {
@@ -110,7 +329,25 @@ report("C", "subscribe + dispose, 1M times", target: "<= 400 ns, <= 3 allocs") {
     return result
 }
 
-report("D", "combineLatest(a, b) -> map, 5M sends", target: "<= 110 ns, 0 allocs") {
+compare("D", "combineLatest(a, b) -> map, 5M sends", goal: "<= 1.5x, 0 allocs") {
+    let first = FloorSource<Int, StandardMutex>()
+    let second = FloorSource<Int, StandardMutex>()
+    let map: @Sendable (Int, Int) -> Void = { sink.total = $0 &+ $1 }
+    let combiner = FloorCombiner(map)
+    _ = first.add { combiner.first($0) }
+    _ = second.add { combiner.second($0) }
+    first.send(0)
+    second.send(0)
+    let sends = count(5_000_000)
+    return measure(events: sends) {
+        var value = 0
+        while value < sends {
+            first.send(value)
+            second.send(value &+ 1)
+            value += 2
+        }
+    }
+} library: {
     let (first, firstInput) = Signal<Int>.pipe()
     let (second, secondInput) = Signal<Int>.pipe()
     let sends = count(5_000_000)
@@ -130,7 +367,14 @@ report("D", "combineLatest(a, b) -> map, 5M sends", target: "<= 110 ns, 0 allocs
     }
 }
 
-report("E", "MutableProperty, 10 observers, 1M sets", target: "<= 600 ns, 0 allocs") {
+compare("E", "MutableProperty, 10 observers, 1M sets", goal: "<= 1.5x, 0 allocs") {
+    let property = FloorProperty(0, StandardMutex.self)
+    for _ in 0..<10 { property.add { sink.total &+= $0 } }
+    let sets = count(1_000_000)
+    return measure(events: sets) {
+        for value in 0..<sets { property.set(value) }
+    }
+} library: {
     let property = MutableProperty(0)
     let sets = count(1_000_000)
     let subscriptions = (0..<10).map { _ in property.observe { sink.total &+= $0 } }
@@ -140,7 +384,52 @@ report("E", "MutableProperty, 10 observers, 1M sets", target: "<= 600 ns, 0 allo
     }
 }
 
-if chosen.isEmpty || chosen.contains("F") {
+// Contention: more sending threads than cores.
+for threads in [4, 16] {
+    compare("G\(threads)", "one signal, 1 observer, \(threads) threads, 2M", goal: "report") {
+        let source = FloorSource<Int, PthreadMutex>()
+        _ = source.add { sink.total &+= $0 }
+        let sends = count(2_000_000) / threads
+        let elapsed = runConcurrently(threads: threads) { _ in
+            for value in 0..<sends { source.send(value) }
+        }
+        return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sends * threads), allocationsPerEvent: 0)
+    } library: {
+        let (signal, input) = Signal<Int>.pipe()
+        let subscription = signal.observe { sink.total &+= $0 }
+        defer { subscription.dispose() }
+        let sends = count(2_000_000) / threads
+        let allocationsBefore = allocation_count()
+        let elapsed = runConcurrently(threads: threads) { _ in
+            for value in 0..<sends { input.send(value) }
+        }
+        return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sends * threads),
+                           allocationsPerEvent: Double(allocation_count() - allocationsBefore) / Double(sends * threads))
+    }
+
+    compare("H\(threads)", "property, 10 observers, \(threads) threads, 500k", goal: "report") {
+        let property = FloorProperty(0, PthreadMutex.self)
+        for _ in 0..<10 { property.add { sink.total &+= $0 } }
+        let sets = count(500_000) / threads
+        let elapsed = runConcurrently(threads: threads) { _ in
+            for value in 0..<sets { property.set(value) }
+        }
+        return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sets * threads), allocationsPerEvent: 0)
+    } library: {
+        let property = MutableProperty(0)
+        let subscriptions = (0..<10).map { _ in property.observe { sink.total &+= $0 } }
+        defer { subscriptions.forEach { $0.dispose() } }
+        let sets = count(500_000) / threads
+        let allocationsBefore = allocation_count()
+        let elapsed = runConcurrently(threads: threads) { _ in
+            for value in 0..<sets { property.value = value }
+        }
+        return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sets * threads),
+                           allocationsPerEvent: Double(allocation_count() - allocationsBefore) / Double(sets * threads))
+    }
+}
+
+if isChosen("F") && options.only != "floor" {
     let (signal, input) = Signal<Int>.pipe()
     let live = count(1_000_000)
     var subscriptions: [Disposable] = []
@@ -153,8 +442,8 @@ if chosen.isEmpty || chosen.contains("F") {
     let bytes = Double(allocated_bytes() - bytesBefore) / Double(live)
     let allocations = Double(allocation_count() - allocationsBefore) / Double(live)
     input.send(1)
-    print("F  " + "bytes per live subscription, 1M kept alive".padding(toLength: 46, withPad: " ", startingAt: 0)
-          + String(format: "%10.1f bytes     %6.3f allocs/subscribe (target <= 200 bytes)", bytes, allocations))
+    print("F   " + "bytes per live subscription, 1M kept alive".padding(toLength: 44, withPad: " ", startingAt: 0)
+          + String(format: "%8.1f bytes, %5.2f allocs/subscribe (goal <= 200 bytes)", bytes, allocations))
     withExtendedLifetime(subscriptions) {}
 }
 

@@ -31,7 +31,13 @@ final class SignalCore<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var isDetached = false
     @usableFromInline @exclusivity(unchecked) var upstreams: ContiguousArray<Disposable> = []
     // Touched only by the delivering thread.
-    @usableFromInline @exclusivity(unchecked) var snapshot: ContiguousArray<Observer<Value>> = []
+    @usableFromInline @exclusivity(unchecked) var snapshot: ContiguousArray<Observer<Value>> = [] {
+        didSet { snapshotElements = snapshot.withUnsafeBufferPointer { $0 } }
+    }
+    /// The elements of `snapshot`, read by `emit` without retaining the array or its
+    /// observers: `snapshot` owns them, and its storage is never changed in place, only
+    /// replaced (which sets this again).
+    @usableFromInline @exclusivity(unchecked) var snapshotElements = UnsafeBufferPointer<Observer<Value>>(start: nil, count: 0)
     /// Bumped whenever `observers` changes, so an unchanged list is not copied per delivery.
     @usableFromInline @exclusivity(unchecked) var observersVersion = 0
     @usableFromInline @exclusivity(unchecked) var snapshotVersion = -1
@@ -362,8 +368,13 @@ final class SignalCore<Value>: @unchecked Sendable {
     @inlinable
     func emit(_ value: Value) {
         guard !isFinished else { return }
-        for observer in snapshot where !observer.isDisposed {
-            observer.receive(value)
+        // The snapshot stays put while it is delivered to (only this thread replaces it, and
+        // not during `emit`), so its observers are called without retaining each one.
+        let observers = snapshotElements
+        for index in observers.indices {
+            Unmanaged.passUnretained(observers[index])._withUnsafeGuaranteedRef { observer in
+                if !observer.isDisposed { observer.receive(value) }
+            }
         }
     }
 
