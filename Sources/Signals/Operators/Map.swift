@@ -2,8 +2,8 @@ extension Signal {
     /// Transforms every value with `transform`.
     @inlinable
     public func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Signal<Output> {
-        derived { output in
-            forward(to: output, value: { output.send(transform($0)) },
+        derivedInDelivery { output in
+            forward(to: output, value: { output.sendInDelivery(transform($0)) },
                     carryingPrefix: { output.prefix = transform($0) })
         }
     }
@@ -11,8 +11,8 @@ extension Signal {
     /// Forwards only the values for which `isIncluded` returns true.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
-        derived { output in
-            forward(to: output, value: { if isIncluded($0) { output.send($0) } },
+        derivedInDelivery { output in
+            forward(to: output, value: { if isIncluded($0) { output.sendInDelivery($0) } },
                     carryingPrefix: { if isIncluded($0) { output.prefix = $0 } })
         }
     }
@@ -20,8 +20,8 @@ extension Signal {
     /// Transforms every value and forwards the results that are not `nil`.
     @inlinable
     public func compactMap<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output?) -> Signal<Output> {
-        derived { output in
-            forward(to: output, value: { if let mapped = transform($0) { output.send(mapped) } },
+        derivedInDelivery { output in
+            forward(to: output, value: { if let mapped = transform($0) { output.sendInDelivery(mapped) } },
                     carryingPrefix: { output.prefix = transform($0) })
         }
     }

@@ -7,11 +7,11 @@ extension Signal {
         _ initial: Result,
         _ combine: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result> {
-        derived { output in
+        derivedInDelivery { output in
             let accumulated = StateCell(initial)
             forward(to: output, value: { value in
                 accumulated.value = combine(accumulated.value, value)
-                output.send(accumulated.value)
+                output.sendInDelivery(accumulated.value)
             })
         }
     }

@@ -164,6 +164,17 @@ extension Signal {
         return signal
     }
 
+    /// Makes a signal that delivers inside this signal's deliveries, for operators with
+    /// this one source: `setup` subscribes the new core, which must be sent to only with
+    /// `sendInDelivery`, from the values this signal delivers.
+    @inlinable
+    func derivedInDelivery<Output: Sendable>(_ setup: (SignalCore<Output>) -> Void) -> Signal<Output> {
+        let output = SignalCore<Output>(sharingDeliveryOf: core)
+        let signal = Signal<Output>(core: output)
+        setup(output)
+        return signal
+    }
+
     /// Subscribes `output` to this signal with the given handlers, for operators.
     @inlinable
     func forward<Output>(

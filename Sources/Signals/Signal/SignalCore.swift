@@ -1,31 +1,129 @@
-/// The machinery behind every `Signal`: an observer list and a serial delivery queue.
+/// The serial delivery queue one or more cores share: a lock, whether a delivery is in
+/// progress, and the work waiting for it.
 ///
-/// Deliveries never overlap: the first sender delivers; a sender that finds a delivery in
-/// progress (another thread's, or its own when sending from inside an observer) queues
-/// its work, and the delivering thread runs it next, in FIFO order. Nothing blocks on a
-/// delivery and no lock is held while user code runs.
-// Safe to share: the observer list and queue are touched only under `lock`; the snapshot only by the one delivering thread.
+/// A core made by `map`, `filter`, `compactMap` or `scan` shares its source's delivery:
+/// it is only ever sent to from inside that delivery, so it delivers in line, with no
+/// lock or queue of its own, and a chain of such operators costs one lock per value, at
+/// its source, like a hand-written chain of closures.
+// Safe to share: every field is touched only under `lock`, except `versionAtDelivery`,
+// which only the delivering thread touches.
 @usableFromInline
-final class SignalCore<Value>: @unchecked Sendable {
+final class Delivery: @unchecked Sendable {
+    /// An observer removed during a delivery, cleared when the delivery ends, and the core
+    /// whose snapshot still holds it.
     @usableFromInline
-    struct Pending {
-        @usableFromInline let work: () -> Void
-        @usableFromInline let observers: ContiguousArray<Observer<Value>>
+    struct Retired {
+        @usableFromInline let observer: any ClearableObserver
+        @usableFromInline let core: any SnapshotHolder
 
         @inlinable
-        init(work: @escaping () -> Void, observers: ContiguousArray<Observer<Value>>) {
-            self.work = work
-            self.observers = observers
+        init(observer: any ClearableObserver, core: any SnapshotHolder) {
+            self.observer = observer
+            self.core = core
         }
     }
 
     @usableFromInline let lock = SpinLock()
     // Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<Observer<Value>> = []
-    @usableFromInline @exclusivity(unchecked) var pending: ContiguousArray<Pending> = []
-    @usableFromInline @exclusivity(unchecked) var pendingHead = 0
-    @usableFromInline @exclusivity(unchecked) var retired: ContiguousArray<Observer<Value>> = []
     @usableFromInline @exclusivity(unchecked) var isDelivering = false
+    @usableFromInline @exclusivity(unchecked) var pending: ContiguousArray<() -> Void> = []
+    @usableFromInline @exclusivity(unchecked) var pendingHead = 0
+    @usableFromInline @exclusivity(unchecked) var retired: ContiguousArray<Retired> = []
+    /// Bumped whenever the observers of any core of this delivery change.
+    @usableFromInline @exclusivity(unchecked) var version = 0
+    // Touched only by the delivering thread.
+    /// `version` when the delivery (or its current piece of queued work) started; a core
+    /// delivering in line refreshes its snapshot when it has not seen this version yet.
+    @usableFromInline @exclusivity(unchecked) var versionAtDelivery = 0
+
+    @inlinable
+    init() {}
+
+    /// Starts a delivery. Called with the lock held, when none is in progress.
+    @inlinable
+    func begin() {
+        isDelivering = true
+        versionAtDelivery = version
+    }
+
+    /// Runs queued work until none is left, then ends the delivery. Observers removed
+    /// along the way are cleared between work items, and processed work is let go in
+    /// chunks, so a long burst holds on to nothing it has finished with.
+    @inlinable
+    func leave() {
+        while true {
+            lock.lock()
+            if pendingHead == 0, pending.isEmpty, retired.isEmpty {
+                // The common case: nothing was queued or removed during the delivery.
+                isDelivering = false
+                lock.unlock()
+                return
+            }
+            var finishedWork: ContiguousArray<() -> Void> = []
+            if pendingHead >= 64, pendingHead * 2 >= pending.count {
+                var rest = ContiguousArray(pending[pendingHead...])
+                swap(&rest, &pending)
+                swap(&finishedWork, &rest)
+                pendingHead = 0
+            }
+            var removed: ContiguousArray<Retired> = []
+            swap(&removed, &retired)
+            // Observers removed during the delivery are still in their cores' snapshots:
+            // drop those, so they are freed now, not at the next delivery.
+            let snapshots = removed.map { $0.core.dropSnapshot() }
+            if pendingHead < pending.count {
+                let next = pending[pendingHead]
+                pendingHead += 1
+                versionAtDelivery = version
+                lock.unlock()
+                for entry in removed { entry.observer.clear() }
+                withExtendedLifetime((removed, snapshots, finishedWork)) {}
+                next()
+                continue
+            }
+            isDelivering = false
+            var done = ContiguousArray<() -> Void>()
+            swap(&done, &pending)
+            pendingHead = 0
+            lock.unlock()
+            for entry in removed { entry.observer.clear() }
+            withExtendedLifetime((done, removed, snapshots, finishedWork)) {}
+            return
+        }
+    }
+}
+
+/// An observer that can be cleared without knowing its value type.
+@usableFromInline
+protocol ClearableObserver: AnyObject {
+    func clear()
+}
+
+extension Observer: ClearableObserver {}
+
+/// A core whose snapshot can be dropped without knowing its value type.
+@usableFromInline
+protocol SnapshotHolder: AnyObject {
+    /// Empties the snapshot and returns what it held, to be released after the lock.
+    /// Called with the delivery's lock held.
+    func dropSnapshot() -> Any
+}
+
+/// The machinery behind every `Signal`: an observer list and a serial delivery queue.
+///
+/// Deliveries never overlap: the first sender delivers; a sender that finds a delivery in
+/// progress (another thread's, or its own when sending from inside an observer) queues
+/// its work, and the delivering thread runs it next, in FIFO order. Nothing blocks on a
+/// delivery and no lock is held while user code runs. The queue, its lock and the
+/// delivering flag live in a `Delivery`, which cores of one operator chain share.
+// Safe to share: the observer list and queue are touched only under the delivery's lock;
+// the snapshot only by the one delivering thread.
+@usableFromInline
+final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
+    /// The delivery this core takes part in: its own, or its source's (see `Delivery`).
+    @usableFromInline let delivery: Delivery
+    // Guarded by the delivery's lock.
+    @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<Observer<Value>> = []
     @usableFromInline @exclusivity(unchecked) var isTerminating = false
     @usableFromInline @exclusivity(unchecked) var ownerCount = 0
     @usableFromInline @exclusivity(unchecked) var isDetached = false
@@ -41,6 +139,9 @@ final class SignalCore<Value>: @unchecked Sendable {
     /// Bumped whenever `observers` changes, so an unchanged list is not copied per delivery.
     @usableFromInline @exclusivity(unchecked) var observersVersion = 0
     @usableFromInline @exclusivity(unchecked) var snapshotVersion = -1
+    /// The delivery's `versionAtDelivery` this core last refreshed its snapshot at (for
+    /// cores that deliver in line).
+    @usableFromInline @exclusivity(unchecked) var seenDeliveryVersion = -1
     @usableFromInline @exclusivity(unchecked) var isFinished = false
 
     /// A value handed to each new observer before anything else (`prefix(value:)`).
@@ -54,7 +155,27 @@ final class SignalCore<Value>: @unchecked Sendable {
     /// Work to start when the first observer arrives (`Signal.init(_:)`); run once.
     @usableFromInline @exclusivity(unchecked) var start: (() -> Void)?
 
-    @usableFromInline init() {}
+    /// A core with a delivery of its own.
+    @inlinable
+    init() {
+        delivery = Delivery()
+    }
+
+    /// A core that delivers inside `source`'s deliveries: it must only be sent to from an
+    /// observer of `source` (with `sendInDelivery`), and completed from there too.
+    @inlinable
+    init<Source>(sharingDeliveryOf source: SignalCore<Source>) {
+        delivery = source.delivery
+    }
+
+    @usableFromInline
+    func dropSnapshot() -> Any {
+        var dropped: ContiguousArray<Observer<Value>> = []
+        swap(&dropped, &snapshot)
+        snapshotVersion = -1
+        seenDeliveryVersion = -1
+        return dropped
+    }
 
     // MARK: - Registration
 
@@ -67,9 +188,9 @@ final class SignalCore<Value>: @unchecked Sendable {
         skippingPrefix: Bool = false
     ) -> Observer<Value> {
         let initial = initial ?? (skippingPrefix ? nil : prefix.map { value in { value } })
-        lock.lock()
+        delivery.lock.lock()
         if isTerminating {
-            lock.unlock()
+            delivery.lock.unlock()
             if let initial { observer.receive(initial()) }
             if observer.claimDisposal(completing: true) {
                 observer.complete()
@@ -78,27 +199,27 @@ final class SignalCore<Value>: @unchecked Sendable {
             return observer
         }
         observers.append(observer)
-        observersVersion &+= 1
+        observersChanged()
         observer.core = self
         let starting = start
         start = nil
         guard let initial else {
-            lock.unlock()
+            delivery.lock.unlock()
             starting?()
             return observer
         }
-        if isDelivering {
-            pending.append(Pending(work: { [unowned observer] in
+        if delivery.isDelivering {
+            delivery.pending.append { [unowned observer] in
                 if !observer.isDisposed { observer.receive(initial()) }
-            }, observers: []))
-            lock.unlock()
+            }
+            delivery.lock.unlock()
             starting?()
             return observer
         }
-        isDelivering = true
-        lock.unlock()
+        delivery.begin()
+        delivery.lock.unlock()
         if !observer.isDisposed { observer.receive(initial()) }
-        leave()
+        delivery.leave()
         starting?()
         return observer
     }
@@ -110,11 +231,11 @@ final class SignalCore<Value>: @unchecked Sendable {
     @inlinable @discardableResult
     func addObservingCommitted(_ observer: Observer<Value>) -> Observer<Value> {
         while true {
-            lock.lock()
+            delivery.lock.lock()
             let value = committed
             let version = commitCount
             let terminated = isTerminating
-            lock.unlock()
+            delivery.lock.unlock()
             if let value, !observer.isDisposed { observer.receive(value) }
             if terminated {
                 if observer.claimDisposal(completing: true) {
@@ -123,17 +244,17 @@ final class SignalCore<Value>: @unchecked Sendable {
                 }
                 return observer
             }
-            lock.lock()
+            delivery.lock.lock()
             guard commitCount == version, !isTerminating else {
-                lock.unlock()
+                delivery.lock.unlock()
                 continue
             }
             if !observer.isDisposed {
                 observers.append(observer)
-                observersVersion &+= 1
+                observersChanged()
                 observer.core = self
             }
-            lock.unlock()
+            delivery.lock.unlock()
             return observer
         }
     }
@@ -143,22 +264,23 @@ final class SignalCore<Value>: @unchecked Sendable {
     @inlinable
     func remove(_ observer: Observer<Value>) {
         var dropped: ContiguousArray<Observer<Value>> = []
-        lock.lock()
+        delivery.lock.lock()
         var index = 0
         while index < observers.count, observers[index] !== observer { index += 1 }
         if index < observers.count {
             observers.remove(at: index)
-            observersVersion &+= 1
+            observersChanged()
         }
-        let delivering = isDelivering
+        let delivering = delivery.isDelivering
         if delivering {
-            retired.append(observer)
+            delivery.retired.append(Delivery.Retired(observer: observer, core: self))
         } else {
             swap(&dropped, &snapshot)
             snapshotVersion = -1
+            seenDeliveryVersion = -1
         }
         let detach = takeUpstreamsIfUnused()
-        lock.unlock()
+        delivery.lock.unlock()
         if !delivering { observer.clear() }
         withExtendedLifetime(dropped) {}
         detach?.forEach { $0.dispose() }
@@ -167,26 +289,26 @@ final class SignalCore<Value>: @unchecked Sendable {
     /// Keeps `disposable` (a subscription to a source) until this core detaches.
     @inlinable
     func addUpstream(_ disposable: Disposable) {
-        lock.lock()
+        delivery.lock.lock()
         let detached = isDetached
         if !detached { upstreams.append(disposable) }
-        lock.unlock()
+        delivery.lock.unlock()
         if detached { disposable.dispose() }
     }
 
     /// A public wrapper (a `Signal` or `Property`) now refers to this core.
     @inlinable
     func retainOwner() {
-        lock.withLock { ownerCount += 1 }
+        delivery.lock.withLock { ownerCount += 1 }
     }
 
     /// A public wrapper went away; with no observers left the core stops listening upstream.
     @inlinable
     func releaseOwner() {
-        lock.lock()
+        delivery.lock.lock()
         ownerCount -= 1
         let detach = takeUpstreamsIfUnused()
-        lock.unlock()
+        delivery.lock.unlock()
         detach?.forEach { $0.dispose() }
     }
 
@@ -218,7 +340,7 @@ final class SignalCore<Value>: @unchecked Sendable {
     /// Runs `body` holding the lock that `send(_:)` holds while it stores state.
     @inlinable
     func withLock<Result>(_ body: () -> Result) -> Result {
-        lock.withLock(body)
+        delivery.lock.withLock(body)
     }
 
     // MARK: - Sending
@@ -227,24 +349,24 @@ final class SignalCore<Value>: @unchecked Sendable {
     /// a value it carries becomes the committed (current) value.
     @inlinable
     func send(_ value: Value, committing: Bool = false) {
-        lock.lock()
+        delivery.lock.lock()
         if isTerminating {
-            lock.unlock()
+            delivery.lock.unlock()
             return
         }
         let replacedValue = committing ? commit(value) : nil
-        if isDelivering {
+        if delivery.isDelivering {
             enqueue(value)
-            lock.unlock()
+            delivery.lock.unlock()
             withExtendedLifetime(replacedValue) {}
             return
         }
-        isDelivering = true
+        delivery.begin()
         let replaced = takeSnapshot()
-        lock.unlock()
+        delivery.lock.unlock()
         withExtendedLifetime((replaced, replacedValue)) {}
         emit(value)
-        leave()
+        delivery.leave()
     }
 
     /// Records `value` as committed if it carries a property value. Called with the lock
@@ -261,7 +383,43 @@ final class SignalCore<Value>: @unchecked Sendable {
     /// Queues `value` behind the delivery in progress. Called with the lock held.
     @usableFromInline @inline(never)
     func enqueue(_ value: Value) {
-        pending.append(Pending(work: { [self] in emit(value) }, observers: observers))
+        queue { [self] in emit(value) }
+    }
+
+    /// Queues `work` behind the delivery in progress, to run for the observers registered
+    /// now. Called with the lock held.
+    @inlinable
+    func queue(_ work: @escaping () -> Void) {
+        let observers = self.observers
+        delivery.pending.append { [self] in
+            var previous = observers
+            swap(&previous, &snapshot)
+            snapshotVersion = -1
+            seenDeliveryVersion = -1
+            withExtendedLifetime(previous) {}
+            work()
+        }
+    }
+
+    /// Delivers `value` from inside the delivery this core shares with its source (see
+    /// `init(sharingDeliveryOf:)`): no lock unless the observers changed.
+    @inlinable
+    func sendInDelivery(_ value: Value) {
+        if seenDeliveryVersion != delivery.versionAtDelivery {
+            delivery.lock.lock()
+            let replaced = takeSnapshot()
+            seenDeliveryVersion = delivery.versionAtDelivery
+            delivery.lock.unlock()
+            withExtendedLifetime(replaced) {}
+        }
+        emit(value)
+    }
+
+    /// Notes a change of `observers`. Called with the lock held.
+    @inlinable
+    func observersChanged() {
+        observersVersion &+= 1
+        delivery.version &+= 1
     }
 
     /// Sends the two events `make` returns (a property's `invalidate` and `changed`),
@@ -269,73 +427,73 @@ final class SignalCore<Value>: @unchecked Sendable {
     /// deliveries agree. `make` returning nil sends nothing; the result says whether it sent.
     @inlinable @discardableResult
     func send(_ make: () -> (Value, Value)?) -> Bool {
-        lock.lock()
+        delivery.lock.lock()
         guard !isTerminating, let (first, second) = make() else {
-            lock.unlock()
+            delivery.lock.unlock()
             return false
         }
         let replacedValue = (commit(first), commit(second))
-        if isDelivering {
-            pending.append(Pending(work: { [self] in
+        if delivery.isDelivering {
+            queue { [self] in
                 emit(first)
                 emit(second)
-            }, observers: observers))
-            lock.unlock()
+            }
+            delivery.lock.unlock()
             withExtendedLifetime(replacedValue) {}
             return true
         }
-        isDelivering = true
+        delivery.begin()
         let replaced = takeSnapshot()
-        lock.unlock()
+        delivery.lock.unlock()
         withExtendedLifetime((replaced, replacedValue)) {}
         emit(first)
         emit(second)
-        leave()
+        delivery.leave()
         return true
     }
 
     /// Completes: observers get `onCompleted` once, then are released; later sends are dropped.
     @inlinable
     func sendCompleted() {
-        lock.lock()
+        delivery.lock.lock()
         if isTerminating {
-            lock.unlock()
+            delivery.lock.unlock()
             return
         }
         isTerminating = true
-        if isDelivering {
-            pending.append(Pending(work: { [self] in emitCompleted() }, observers: observers))
-            lock.unlock()
+        if delivery.isDelivering {
+            queue { [self] in emitCompleted() }
+            delivery.lock.unlock()
             return
         }
-        isDelivering = true
+        delivery.begin()
         let replaced = takeSnapshot()
-        lock.unlock()
+        delivery.lock.unlock()
         withExtendedLifetime(replaced) {}
         emitCompleted()
-        leave()
+        delivery.leave()
     }
 
     /// Runs `body(input)` serialized with every delivery of this core, so operator state
     /// touched by `body` needs no lock of its own; `body` delivers with `emit`.
     @inlinable
     func serialize<Input>(_ input: Input, _ body: @escaping (Input) -> Void) {
-        lock.lock()
+        delivery.lock.lock()
         if isTerminating {
-            lock.unlock()
+            delivery.lock.unlock()
             return
         }
-        if isDelivering {
-            pending.append(Pending(work: { body(input) }, observers: observers))
-            lock.unlock()
+        if delivery.isDelivering {
+            queue { body(input) }
+            delivery.lock.unlock()
             return
         }
-        isDelivering = true
+        delivery.begin()
         let replaced = takeSnapshot()
-        lock.unlock()
+        delivery.lock.unlock()
         withExtendedLifetime(replaced) {}
         body(input)
-        leave()
+        delivery.leave()
     }
 
     // MARK: - Delivering (only inside a serialized section)
@@ -356,10 +514,10 @@ final class SignalCore<Value>: @unchecked Sendable {
     /// property core that combines several inputs inside its serialized section.
     @inlinable
     func emitCommitting(_ value: Value) {
-        lock.lock()
+        delivery.lock.lock()
         let replacedValue = commit(value)
         let replaced = takeSnapshot()
-        lock.unlock()
+        delivery.lock.unlock()
         withExtendedLifetime((replaced, replacedValue)) {}
         emit(value)
     }
@@ -384,16 +542,16 @@ final class SignalCore<Value>: @unchecked Sendable {
     func emitCompleted() {
         guard !isFinished else { return }
         isFinished = true
-        lock.lock()
+        delivery.lock.lock()
         isTerminating = true
         var finished: ContiguousArray<Observer<Value>> = []
         swap(&finished, &observers)
-        observersVersion &+= 1
+        observersChanged()
         snapshotVersion = -1
         isDetached = true
         var sources: ContiguousArray<Disposable> = []
         swap(&sources, &upstreams)
-        lock.unlock()
+        delivery.lock.unlock()
         for observer in finished where observer.claimDisposal(completing: true) {
             observer.core = nil
             observer.complete()
@@ -403,58 +561,5 @@ final class SignalCore<Value>: @unchecked Sendable {
         swap(&delivered, &snapshot)
         withExtendedLifetime((finished, delivered)) {}
         sources.forEach { $0.dispose() }
-    }
-
-    /// Runs queued work until none is left, then ends the delivery. Observers removed
-    /// along the way are cleared between work items, and processed work is let go in
-    /// chunks, so a long burst holds on to nothing it has finished with.
-    @inlinable
-    func leave() {
-        while true {
-            lock.lock()
-            if pendingHead == 0, pending.isEmpty, retired.isEmpty {
-                // The common case: nothing was queued or removed during the delivery.
-                isDelivering = false
-                lock.unlock()
-                return
-            }
-            var finishedWork: ContiguousArray<Pending> = []
-            if pendingHead >= 64, pendingHead * 2 >= pending.count {
-                var rest = ContiguousArray(pending[pendingHead...])
-                swap(&rest, &pending)
-                swap(&finishedWork, &rest)
-                pendingHead = 0
-            }
-            var removed: ContiguousArray<Observer<Value>> = []
-            swap(&removed, &retired)
-            if pendingHead < pending.count {
-                let next = pending[pendingHead]
-                pendingHead += 1
-                var previous = next.observers
-                swap(&previous, &snapshot)
-                snapshotVersion = -1
-                lock.unlock()
-                for observer in removed { observer.clear() }
-                withExtendedLifetime((previous, removed, finishedWork)) {}
-                next.work()
-                continue
-            }
-            isDelivering = false
-            if pendingHead == 0 && removed.isEmpty && finishedWork.isEmpty {
-                lock.unlock()
-                return
-            }
-            // Observers removed during the delivery are still in the snapshot: drop it so
-            // they are freed now, not at the next delivery.
-            var done = (pending: ContiguousArray<Pending>(), snapshot: ContiguousArray<Observer<Value>>())
-            swap(&done.pending, &pending)
-            if !removed.isEmpty { swap(&done.snapshot, &snapshot) }
-            snapshotVersion = -1
-            pendingHead = 0
-            lock.unlock()
-            for observer in removed { observer.clear() }
-            withExtendedLifetime((done, removed, finishedWork)) {}
-            return
-        }
     }
 }
