@@ -137,6 +137,24 @@ import Testing
         recorder.assertValues([(1, 10, "1"), (2, 20, "2"), (3, 30, "3")], by: ==)
     }
 
+    @Test func derivedStateStaysGlitchFreeWhenItArrivesAfterAndLeavesBeforePlainObservers() {
+        // A property observed only by plain observers sends its changes without the
+        // invalidation that derived state needs; derived state arriving later gets it.
+        let source = MutableProperty(1)
+        let plain = Locked<[Int]>([])
+        let subscription = source.observe { plain.append($0) }
+        source.value = 2
+        var combined: Property<(Int, Int)>? = Property.combineLatest(source.map { $0 }, source.map { $0 * 10 })
+        let recorder = combined?.record()
+        source.value = 3
+        source.value = 4
+        recorder?.assertValues([(2, 20), (3, 30), (4, 40)], by: ==)
+        combined = nil
+        source.value = 5
+        #expect(plain.value == [1, 2, 3, 4, 5])
+        subscription.dispose()
+    }
+
     @Test func propertyCombineLatestOfFourWithInputsThatAreNotEquatableEmitsEveryChange() {
         struct Box: Sendable { let value: Int }
         let source = MutableProperty(1)

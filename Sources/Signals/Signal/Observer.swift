@@ -17,6 +17,10 @@ class Observer<Value>: Disposable, @unchecked Sendable {
     @usableFromInline let ending = Atomic<UInt8>(0)
     @usableFromInline static var disposedByCaller: UInt8 { 1 }
     @usableFromInline static var completedBySignal: UInt8 { 2 }
+    /// Set before registration for an observer of a property that acts only on `changed`:
+    /// the property does not send it the `invalidate` leading each change (see
+    /// `SignalCore.send(_:)` for pairs).
+    @usableFromInline @exclusivity(unchecked) final var skipsLeadOfPair = false
 
     @inlinable
     init() {}

@@ -130,8 +130,14 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var upstreams: ContiguousArray<Disposable> = []
     // Touched only by the delivering thread.
     @usableFromInline @exclusivity(unchecked) var snapshot: ContiguousArray<Observer<Value>> = [] {
-        didSet { snapshotElements = snapshot.withUnsafeBufferPointer { $0 } }
+        didSet {
+            snapshotElements = snapshot.withUnsafeBufferPointer { $0 }
+            snapshotTakesLead = snapshot.contains { !$0.skipsLeadOfPair }
+        }
     }
+    /// Whether an observer in `snapshot` acts on the first event of a pair (a property's
+    /// `invalidate`); when none does, the pair is delivered as its second event alone.
+    @usableFromInline @exclusivity(unchecked) var snapshotTakesLead = false
     /// The elements of `snapshot`, read by `emit` without retaining the array or its
     /// observers: `snapshot` owns them, and its storage is never changed in place, only
     /// replaced (which sets this again).
@@ -230,6 +236,8 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     /// instead of missing it. Then it gets every change committed after registration.
     @inlinable @discardableResult
     func addObservingCommitted(_ observer: Observer<Value>) -> Observer<Value> {
+        // Such observers act on committed values only, never on the lead of a pair.
+        observer.skipsLeadOfPair = true
         while true {
             delivery.lock.lock()
             let value = committed
@@ -425,6 +433,8 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     /// Sends the two events `make` returns (a property's `invalidate` and `changed`),
     /// computed while holding the lock so that the state `make` stores and the order of
     /// deliveries agree. `make` returning nil sends nothing; the result says whether it sent.
+    /// The first event goes out only when an observer takes it (a derived property does;
+    /// one that acts on changes only, `Observer.skipsLeadOfPair`, does not).
     @inlinable @discardableResult
     func send(_ make: () -> (Value, Value)?) -> Bool {
         delivery.lock.lock()
@@ -435,7 +445,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         let replacedValue = (commit(first), commit(second))
         if delivery.isDelivering {
             queue { [self] in
-                emit(first)
+                if snapshotTakesLead { emit(first) }
                 emit(second)
             }
             delivery.lock.unlock()
@@ -446,7 +456,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         let replaced = takeSnapshot()
         delivery.lock.unlock()
         withExtendedLifetime((replaced, replacedValue)) {}
-        emit(first)
+        if snapshotTakesLead { emit(first) }
         emit(second)
         delivery.leave()
         return true
