@@ -30,6 +30,8 @@ struct Options {
     var chosen: Set<String> = []
     /// `floor` or `library` to run one side only (for profiles and instruction counts).
     var only: String?
+    /// The lock of the contention scenarios' floors: `pthread` or `mutex`.
+    var floorLock = "pthread"
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -39,8 +41,9 @@ struct Options {
             case "--scale": options.scale = iterator.next().flatMap(Double.init) ?? 1
             case "--runs": options.runs = max(1, iterator.next().flatMap { Int($0) } ?? 7)
             case "--only": options.only = iterator.next()
+            case "--floor-lock": options.floorLock = iterator.next() ?? "pthread"
             case "--help", "-h":
-                print("usage: signals-bench [--runs N] [--scale X] [--only floor|library] [A B C D E F G4 G16 H4 H16 ...]")
+                print("usage: signals-bench [--runs N] [--scale X] [--only floor|library] [--floor-lock pthread|mutex] [A B C D E F G4 G16 H4 H16 ...]")
                 exit(0)
             default: options.chosen.insert(argument.uppercased())
             }
@@ -387,13 +390,15 @@ compare("E", "MutableProperty, 10 observers, 1M sets", goal: "<= 1.5x, 0 allocs"
 // Contention: more sending threads than cores.
 for threads in [4, 16] {
     compare("G\(threads)", "one signal, 1 observer, \(threads) threads, 2M", goal: "report") {
-        let source = FloorSource<Int, PthreadMutex>()
-        _ = source.add { sink.total &+= $0 }
-        let sends = count(2_000_000) / threads
-        let elapsed = runConcurrently(threads: threads) { _ in
-            for value in 0..<sends { source.send(value) }
+        func run<Lock: FloorLock>(_ source: FloorSource<Int, Lock>) -> Measurement {
+            _ = source.add { sink.total &+= $0 }
+            let sends = count(2_000_000) / threads
+            let elapsed = runConcurrently(threads: threads) { _ in
+                for value in 0..<sends { source.send(value) }
+            }
+            return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sends * threads), allocationsPerEvent: 0)
         }
-        return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sends * threads), allocationsPerEvent: 0)
+        return options.floorLock == "mutex" ? run(FloorSource<Int, StandardMutex>()) : run(FloorSource<Int, PthreadMutex>())
     } library: {
         let (signal, input) = Signal<Int>.pipe()
         let subscription = signal.observe { sink.total &+= $0 }
@@ -408,13 +413,15 @@ for threads in [4, 16] {
     }
 
     compare("H\(threads)", "property, 10 observers, \(threads) threads, 500k", goal: "report") {
-        let property = FloorProperty(0, PthreadMutex.self)
-        for _ in 0..<10 { property.add { sink.total &+= $0 } }
-        let sets = count(500_000) / threads
-        let elapsed = runConcurrently(threads: threads) { _ in
-            for value in 0..<sets { property.set(value) }
+        func run<Lock: FloorLock>(_ property: FloorProperty<Int, Lock>) -> Measurement {
+            for _ in 0..<10 { property.add { sink.total &+= $0 } }
+            let sets = count(500_000) / threads
+            let elapsed = runConcurrently(threads: threads) { _ in
+                for value in 0..<sets { property.set(value) }
+            }
+            return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sets * threads), allocationsPerEvent: 0)
         }
-        return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sets * threads), allocationsPerEvent: 0)
+        return options.floorLock == "mutex" ? run(FloorProperty(0, StandardMutex.self)) : run(FloorProperty(0, PthreadMutex.self))
     } library: {
         let property = MutableProperty(0)
         let subscriptions = (0..<10).map { _ in property.observe { sink.total &+= $0 } }

@@ -131,8 +131,16 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     // Touched only by the delivering thread.
     @usableFromInline @exclusivity(unchecked) var snapshot: ContiguousArray<Observer<Value>> = [] {
         didSet {
-            snapshotElements = snapshot.withUnsafeBufferPointer { $0 }
-            snapshotTakesLead = snapshot.contains { !$0.skipsLeadOfPair }
+            // Through the buffer: this accessor is not specialized, and iterating the array
+            // generically would allocate per element.
+            let elements = snapshot.withUnsafeBufferPointer { $0 }
+            snapshotElements = elements
+            var takesLead = false
+            for index in elements.indices where !elements[index].skipsLeadOfPair {
+                takesLead = true
+                break
+            }
+            snapshotTakesLead = takesLead
         }
     }
     /// Whether an observer in `snapshot` acts on the first event of a pair (a property's
@@ -391,13 +399,14 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     /// Queues `value` behind the delivery in progress. Called with the lock held.
     @usableFromInline @inline(never)
     func enqueue(_ value: Value) {
-        queue { [self] in emit(value) }
+        queue(value) { core, value in core.emit(value) }
     }
 
-    /// Queues `work` behind the delivery in progress, to run for the observers registered
-    /// now. Called with the lock held.
+    /// Queues `work(self, argument)` behind the delivery in progress, to run for the
+    /// observers registered now. Called with the lock held. One allocation: pass `work`
+    /// without captures, and what it needs as `argument`.
     @inlinable
-    func queue(_ work: @escaping () -> Void) {
+    func queue<Argument>(_ argument: Argument, _ work: @escaping (SignalCore<Value>, Argument) -> Void) {
         let observers = self.observers
         delivery.pending.append { [self] in
             var previous = observers
@@ -405,7 +414,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
             snapshotVersion = -1
             seenDeliveryVersion = -1
             withExtendedLifetime(previous) {}
-            work()
+            work(self, argument)
         }
     }
 
@@ -444,9 +453,9 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         }
         let replacedValue = (commit(first), commit(second))
         if delivery.isDelivering {
-            queue { [self] in
-                if snapshotTakesLead { emit(first) }
-                emit(second)
+            queue((first, second)) { core, pair in
+                if core.snapshotTakesLead { core.emit(pair.0) }
+                core.emit(pair.1)
             }
             delivery.lock.unlock()
             withExtendedLifetime(replacedValue) {}
@@ -472,7 +481,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         }
         isTerminating = true
         if delivery.isDelivering {
-            queue { [self] in emitCompleted() }
+            queue(()) { core, _ in core.emitCompleted() }
             delivery.lock.unlock()
             return
         }
@@ -494,7 +503,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
             return
         }
         if delivery.isDelivering {
-            queue { body(input) }
+            queue((input, body)) { _, work in work.1(work.0) }
             delivery.lock.unlock()
             return
         }
