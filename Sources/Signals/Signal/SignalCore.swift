@@ -129,23 +129,25 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var isDetached = false
     @usableFromInline @exclusivity(unchecked) var upstreams: ContiguousArray<Disposable> = []
     // Touched only by the delivering thread.
-    @usableFromInline @exclusivity(unchecked) var snapshot: ContiguousArray<Observer<Value>> = [] {
-        didSet {
-            // Through the buffer: this accessor is not specialized, and iterating the array
-            // generically would allocate per element.
-            let elements = snapshot.withUnsafeBufferPointer { $0 }
-            snapshotElements = elements
-            var takesLead = false
-            for index in elements.indices where !elements[index].skipsLeadOfPair {
-                takesLead = true
-                break
-            }
-            snapshotTakesLead = takesLead
-        }
-    }
+    /// The observers a delivery goes to; replaced only with `exchangeSnapshot(_:)`.
+    @usableFromInline @exclusivity(unchecked) var snapshot: ContiguousArray<Observer<Value>> = []
     /// Whether an observer in `snapshot` acts on the first event of a pair (a property's
     /// `invalidate`); when none does, the pair is delivered as its second event alone.
     @usableFromInline @exclusivity(unchecked) var snapshotTakesLead = false
+
+    /// Swaps `other` and `snapshot`, and brings what is derived from the snapshot up to date.
+    @inlinable
+    func exchangeSnapshot(_ other: inout ContiguousArray<Observer<Value>>) {
+        swap(&other, &snapshot)
+        let elements = snapshot.withUnsafeBufferPointer { $0 }
+        snapshotElements = elements
+        var takesLead = false
+        for index in elements.indices where !elements[index].skipsLeadOfPair {
+            takesLead = true
+            break
+        }
+        snapshotTakesLead = takesLead
+    }
     /// The elements of `snapshot`, read by `emit` without retaining the array or its
     /// observers: `snapshot` owns them, and its storage is never changed in place, only
     /// replaced (which sets this again).
@@ -185,7 +187,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     @usableFromInline
     func dropSnapshot() -> Any {
         var dropped: ContiguousArray<Observer<Value>> = []
-        swap(&dropped, &snapshot)
+        exchangeSnapshot(&dropped)
         snapshotVersion = -1
         seenDeliveryVersion = -1
         return dropped
@@ -291,7 +293,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         if delivering {
             delivery.retired.append(Delivery.Retired(observer: observer, core: self))
         } else {
-            swap(&dropped, &snapshot)
+            exchangeSnapshot(&dropped)
             snapshotVersion = -1
             seenDeliveryVersion = -1
         }
@@ -410,7 +412,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         let observers = self.observers
         delivery.pending.append { [self] in
             var previous = observers
-            swap(&previous, &snapshot)
+            exchangeSnapshot(&previous)
             snapshotVersion = -1
             seenDeliveryVersion = -1
             withExtendedLifetime(previous) {}
@@ -524,7 +526,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     func takeSnapshot() -> ContiguousArray<Observer<Value>>? {
         guard snapshotVersion != observersVersion else { return nil }
         var previous = observers
-        swap(&previous, &snapshot)
+        exchangeSnapshot(&previous)
         snapshotVersion = observersVersion
         return previous
     }
@@ -577,7 +579,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
             observer.clear()
         }
         var delivered: ContiguousArray<Observer<Value>> = []
-        swap(&delivered, &snapshot)
+        exchangeSnapshot(&delivered)
         withExtendedLifetime((finished, delivered)) {}
         sources.forEach { $0.dispose() }
     }
