@@ -58,7 +58,7 @@ public final class LineEditor {
     public func readLine(prompt: String, complete: (String) -> [String] = { _ in [] },
                          redact: (String) -> String? = { _ in nil }) -> String? {
         guard let rawMode = RawMode(input) else { return readPlainLine() }
-        defer { rawMode.restore() }
+        defer { rawMode.settle() }
         buffer.history = history.entries
         cursorRowDrawn = 0
         write(Self.bracketedPasteOn + redraw(prompt: prompt))
@@ -96,7 +96,7 @@ public final class LineEditor {
     /// Ctrl-C returns "", Ctrl-D on an empty secret or the end of input nil.
     public func readSecret(prompt: String) -> String? {
         guard let rawMode = RawMode(input) else { return readPlainLine() }
-        defer { rawMode.restore() }
+        defer { rawMode.settle() }
         write(prompt)
         var secret: [Character] = []
         while let keys = nextKeys() {

@@ -27,6 +27,9 @@ public enum TerminalRestorer {
     static func save() {
         _ = original
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Between reads the terminal stays quiet (see `RawMode.settle()`): however the
+        // process ends, it leaves the terminal as it found it.
+        atexit { TerminalRestorer.restore() }
         for fatal in [SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE] {
             _ = signal(fatal) { number in
                 if TerminalRestorer.active.load(ordering: .acquiring) {
@@ -40,6 +43,9 @@ public enum TerminalRestorer {
             }
         }
     }
+
+    /// The settings standard input had before the editor changed them.
+    static var savedSettings: termios { original }
 
     /// Records whether the editor holds standard input raw right now.
     static func setActive(_ isActive: Bool) {
@@ -60,17 +66,27 @@ public enum TerminalRestorer {
 
 /// A terminal held in raw mode: bytes come as typed, nothing is echoed, no signal keys.
 /// Output processing stays on, so text written by others still starts its lines right.
+///
+/// Between two reads the terminal is not put back as it was but settled (`settle()`):
+/// still no echo and no line editing by the terminal, so keys typed while a command runs
+/// are neither echoed by the terminal (twice, with the editor's own echo, or a password
+/// typed ahead) nor reordered, and the next read gets them as typed; Ctrl-C and Ctrl-Z
+/// signal again. The terminal's own settings come back when the process ends
+/// (`TerminalRestorer`).
 struct RawMode {
     private let descriptor: Int32
-    private let original: termios
+    private let raw: termios
 
     /// Switches `descriptor` to raw mode; nil when it is not a terminal.
     init?(_ descriptor: Int32) {
         var settings = termios()
         guard tcgetattr(descriptor, &settings) == 0 else { return nil }
         self.descriptor = descriptor
-        original = settings
-        if descriptor == STDIN_FILENO { TerminalRestorer.save() }
+        if descriptor == STDIN_FILENO {
+            TerminalRestorer.save()
+            // From the terminal's own settings, not the settled ones of the last read.
+            settings = TerminalRestorer.savedSettings
+        }
         var raw = settings
         raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
         raw.c_cflag |= tcflag_t(CS8)
@@ -79,15 +95,16 @@ struct RawMode {
             characters[Int(VMIN)] = 1
             characters[Int(VTIME)] = 0
         }
+        self.raw = raw
         // TCSANOW, not TCSAFLUSH: keys typed ahead are kept.
         guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
         if descriptor == STDIN_FILENO { TerminalRestorer.setActive(true) }
     }
 
-    /// Puts the settings back.
-    func restore() {
-        var original = original
-        if descriptor == STDIN_FILENO { TerminalRestorer.setActive(false) }
-        tcsetattr(descriptor, TCSANOW, &original)
+    /// Ends a read: raw mode with the signal keys back on, until the next read.
+    func settle() {
+        var settled = raw
+        settled.c_lflag |= tcflag_t(ISIG)
+        tcsetattr(descriptor, TCSANOW, &settled)
     }
 }

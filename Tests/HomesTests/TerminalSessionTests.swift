@@ -130,6 +130,23 @@ final class TerminalHomes: Sendable {
         #expect(homes.process.terminationStatus == 0)
     }
 
+    @Test func keysTypedWhileACommandRunsAreShownOnceAtTheNextPrompt() throws {
+        let homes = try TerminalHomes(arguments: ["--latency", "700"])
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        homes.type("list resale\r")
+        #expect(homes.waitFor("Resale"))   // the screen's title: its listings are loading
+        homes.type("help")   // typed while they load
+        #expect(homes.waitFor("homes> ", count: 2))
+        homes.type("\r")
+        #expect(homes.waitFor("leave homes"))
+        homes.quit()
+        // The terminal did not echo the keys while the command ran: they appear once, as
+        // the next line, after the listings.
+        let loading = homes.output.components(separatedBy: "homes> ")[1]
+        #expect(!loading.contains("help"), "echoed while loading: \(loading.debugDescription)")
+        #expect(homes.screen.lines.contains { $0.hasPrefix("homes> help") })
+    }
+
     @Test func aPasswordNeverReachesTheTerminalOrTheHistory() throws {
         let homes = try TerminalHomes()
         defer { try? FileManager.default.removeItem(atPath: homes.stateFolder) }

@@ -34,6 +34,35 @@ import Glibc
         return (line, session)
     }
 
+    @Test func afterALineTheTerminalEchoesNothingTypedAheadButSignalsAgain() throws {
+        // A terminal as a shell leaves it: echo and line editing on.
+        var master: Int32 = -1
+        var terminal: Int32 = -1
+        guard openpty(&master, &terminal, nil, nil, nil) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        defer { close(master); close(terminal) }
+        var settings = termios()
+        tcgetattr(terminal, &settings)
+        #expect(settings.c_lflag & tcflag_t(ECHO) != 0 && settings.c_lflag & tcflag_t(ICANON) != 0)
+        let typed = Array("one\r".utf8)
+        _ = typed.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        let editor = LineEditor(input: terminal, columns: { 80 }, write: { _ in })
+        #expect(editor.readLine(prompt: Self.prompt) == "one")
+        var drained = [UInt8](repeating: 0, count: 4_096)
+        var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        while poll(&ready, 1, 0) > 0 { _ = read(master, &drained, drained.count) }
+        // Keys typed while the command runs: the terminal does not echo them (the next
+        // read gets them), but Ctrl-C and Ctrl-Z are signals again.
+        let ahead = Array("secret".utf8)
+        _ = ahead.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        #expect(poll(&ready, 1, 200) == 0, "the terminal echoed keys typed ahead")
+        tcgetattr(terminal, &settings)
+        #expect(settings.c_lflag & tcflag_t(ECHO) == 0 && settings.c_lflag & tcflag_t(ICANON) == 0)
+        #expect(settings.c_lflag & tcflag_t(ISIG) != 0)
+        var unread: Int32 = 0
+        _ = ioctl(terminal, UInt(FIONREAD), &unread)
+        #expect(unread == 6)
+    }
+
     @Test func aLineIsEditedAndSubmitted() throws {
         let history = LineHistory(fileURL: nil)
         let (line, session) = try readLine(["lst new", "\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[Di", "\r"],
