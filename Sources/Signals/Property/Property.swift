@@ -26,10 +26,6 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
         self.core = core
         self.read = read
         core.committed = .changed(read())
-        core.carriesValue = { change in
-            if case .changed = change { return true }
-            return false
-        }
     }
 
     /// The signal of later changes, made on first use.

@@ -32,19 +32,19 @@ extension Property {
         source.core.forward(to: output, value: { change in
             switch change {
             case .invalidate:
-                output.send(.invalidate, committing: true)
+                output.send(.invalidate)
             case .changed(let value):
                 let mapped = transform(value)
                 if let isEquivalent, let previous = last.value {
                     if isEquivalent(previous, mapped) {
-                        output.send(.unchanged, committing: true)
+                        output.send(.unchanged)
                         return
                     }
                     last.value = mapped
                 }
                 output.send(.changed(mapped), committing: true)
             case .unchanged:
-                output.send(.unchanged, committing: true)
+                output.send(.unchanged)
             }
         })
         return Property<Output>(node: derived, sources: [self])
@@ -319,8 +319,9 @@ struct CombineState {
             isChanged = equalities.indices.contains { !equalities[$0](emitted[$0], latest[$0]) }
             if isChanged { emitted = latest }
         }
+        let isChangedNow = isChanged
         let change: Change<Combined> = isChanged ? .changed(build(latest)) : .unchanged
         isChanged = false
-        output.emitCommitting(change)
+        output.emit(change, committing: isChangedNow)
     }
 }

@@ -162,9 +162,6 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
 
     /// A value handed to each new observer before anything else (`prefix(value:)`).
     @usableFromInline @exclusivity(unchecked) var prefix: Value?
-    /// For a property core: which events carry a value. Each one sent is "committed": it
-    /// becomes `committed` and bumps `commitCount`, under the lock, in sending order.
-    @usableFromInline @exclusivity(unchecked) var carriesValue: ((Value) -> Bool)?
     /// The last committed value event (a property's current value, as delivered in order).
     @usableFromInline @exclusivity(unchecked) var committed: Value?
     @usableFromInline @exclusivity(unchecked) var commitCount = 0
@@ -363,8 +360,9 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
 
     // MARK: - Sending
 
-    /// Sends `value` to every current observer; a property core passes `committing`, so
-    /// a value it carries becomes the committed (current) value.
+    /// Sends `value` to every current observer. A property core passes `committing` for an
+    /// event that carries a value: it is "committed", becoming `committed` and bumping
+    /// `commitCount` under the lock, in sending order.
     @inlinable
     func send(_ value: Value, committing: Bool = false) {
         delivery.lock.lock()
@@ -387,11 +385,11 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         delivery.leave()
     }
 
-    /// Records `value` as committed if it carries a property value. Called with the lock
-    /// held; returns the value it replaced, for the caller to release after unlocking.
+    /// Records `value`, an event that carries a property value, as committed. Called with
+    /// the lock held; returns the value it replaced, for the caller to release after
+    /// unlocking.
     @inlinable
     func commit(_ value: Value) -> Value? {
-        guard let carriesValue, carriesValue(value) else { return nil }
         var previous: Value? = value
         swap(&previous, &committed)
         commitCount &+= 1
@@ -443,7 +441,8 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
 
     /// Sends the two events `make` returns (a property's `invalidate` and `changed`),
     /// computed while holding the lock so that the state `make` stores and the order of
-    /// deliveries agree. `make` returning nil sends nothing; the result says whether it sent.
+    /// deliveries agree; the second carries the value and is committed. `make` returning
+    /// nil sends nothing; the result says whether it sent.
     /// The first event goes out only when an observer takes it (a derived property does;
     /// one that acts on changes only, `Observer.skipsLeadOfPair`, does not).
     @inlinable @discardableResult
@@ -453,7 +452,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
             delivery.lock.unlock()
             return false
         }
-        let replacedValue = (commit(first), commit(second))
+        let replacedValue = commit(second)
         if delivery.isDelivering {
             queue((first, second)) { core, pair in
                 if core.snapshotTakesLead { core.emit(pair.0) }
@@ -531,12 +530,13 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         return previous
     }
 
-    /// Commits `value` and delivers it to the observers registered at that moment: for a
-    /// property core that combines several inputs inside its serialized section.
+    /// Delivers `value` to the observers registered at that moment, committing it first
+    /// when `committing` (it carries a value): for a property core that combines several
+    /// inputs inside its serialized section.
     @inlinable
-    func emitCommitting(_ value: Value) {
+    func emit(_ value: Value, committing: Bool) {
         delivery.lock.lock()
-        let replacedValue = commit(value)
+        let replacedValue = committing ? commit(value) : nil
         let replaced = takeSnapshot()
         delivery.lock.unlock()
         withExtendedLifetime((replaced, replacedValue)) {}
