@@ -64,7 +64,11 @@ struct HomesHarness {
                 APIService(name: "resale", baseURL: base, pageKey: "esf_page", pageSizeKey: "esf_page_size",
                            signingSecret: Self.secret),
             ]),
-            transport: transport
+            transport: transport,
+            // A request the test holds is in flight for as long as the test says: under a
+            // loaded machine (the whole suite at once, under the thread sanitizer) that has
+            // taken longer than the default 15 s. Timeouts have their own tests.
+            timeout: .seconds(3_600)
         )
     }
 
