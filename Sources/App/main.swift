@@ -151,9 +151,11 @@ if options.serve {
         FileHandle.standardError.write(Data("homes: \(error)\n".utf8))
         exit(1)
     }
+    // Serves until SIGINT or SIGTERM, whatever standard input is: listening before the
+    // announcement, so a signal sent as soon as it is read is not lost.
+    let stop = ProcessSignals.latch([SIGINT, SIGTERM])
     FileHandle.standardOutput.write(Data("serving http://127.0.0.1:\(server.port)/api\n".utf8))
-    // Serves until SIGINT or SIGTERM, whatever standard input is.
-    await ProcessSignals.first(of: [SIGINT, SIGTERM])
+    await stop.wait()
     server.stop()
     exit(0)
 }

@@ -124,6 +124,32 @@ final class WatchedOutput: Sendable {
         #expect(homes.process.terminationReason == .exit)
     }
 
+    @Test func serveStopsCleanlyOnASignalSentTheMomentItAnnouncesItself() throws {
+        // The signal handlers are in place before the announcement: a SIGINT sent as soon
+        // as it is read neither kills the server (default action) nor is lost (a hang).
+        for _ in 0..<5 {
+            let server = Process()
+            server.executableURL = TranscriptTests.homes
+            server.arguments = ["serve", "--port", "0"]
+            server.standardInput = FileHandle.nullDevice
+            let output = Pipe()
+            server.standardOutput = output
+            let exited = DispatchSemaphore(value: 0)
+            server.terminationHandler = { _ in exited.signal() }
+            try server.run()
+            let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            #expect(line.hasPrefix("serving http://127.0.0.1:"))
+            server.interrupt()
+            guard exited.wait(timeout: .now() + 20) == .success else {
+                Issue.record("the server did not stop within 20 s of SIGINT")
+                server.terminate()
+                kill(server.processIdentifier, SIGKILL)
+                return
+            }
+            #expect(server.terminationReason == .exit && server.terminationStatus == 0)
+        }
+    }
+
     @Test func serveKeepsServingWithStandardInputAtItsEnd() async throws {
         let homes = TranscriptTests.homes.map { url in
             let process = Process()
