@@ -5,35 +5,35 @@ let package = Package(
     name: "Homes",
     platforms: [.macOS(.v15)],
     products: [
+        // The framework: what an app depends on.
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "Persistence", targets: ["Persistence"]),
         .library(name: "Mediator", targets: ["Mediator"]),
+        // The demo: a property-listing browser built on it.
         .executable(name: "homes", targets: ["App"]),
-        .executable(name: "signals-bench", targets: ["SignalsBenchmark"]),
-        .executable(name: "networking-bench", targets: ["NetworkingBenchmark"]),
-        .executable(name: "persistence-crash-writer", targets: ["PersistenceCrashWriter"]),
-        .executable(name: "persistence-bench", targets: ["PersistenceBenchmark"]),
-        .executable(name: "server-load-bench", targets: ["ServerLoadBenchmark"]),
     ],
     targets: [
+        // MARK: Framework
+        // A reactive core (signals, properties, operators, bindings, schedulers) and its
+        // test helpers; an API-manager network layer with reformers and request signing;
+        // SQLite persistence with tables, records and data centers; a target-action
+        // mediator between modules.
         .target(name: "Signals"),
         .target(name: "SignalsTesting", dependencies: ["Signals"]),
         .target(name: "Networking"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "Persistence", dependencies: ["CSQLite", "Signals"]),
+        .target(name: "Mediator"),
+
+        // MARK: Demo
+        // `homes`, a line-oriented REPL over an embedded listing API (also served over
+        // HTTP by `homes serve`): business modules (Listings, Favorites, Login, Inquiry,
+        // OperationLogs), their struct view models, the screens, the terminal line editor
+        // and text views, and the app that composes them.
         .systemLibrary(name: "CEventPoll", path: "Sources/CEventPoll"),
         .target(name: "HTTPServer", dependencies: ["Networking", "CEventPoll"]),
-        .executableTarget(name: "NetworkingBenchmark", dependencies: ["Networking"]),
-        .executableTarget(name: "ServerLoadBenchmark", dependencies: ["Networking"]),
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite",
-                       providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "Persistence", dependencies: ["CSQLite", "Signals"]),
-        .executableTarget(name: "PersistenceCrashWriter", dependencies: ["Persistence"]),
-        .executableTarget(name: "PersistenceBenchmark", dependencies: ["Persistence", "CSQLite"]),
-        .target(name: "Mediator"),
-        .target(name: "TextViews"),
-        .target(name: "LineEditing"),
-        .target(name: "TerminalTesting", dependencies: ["LineEditing"]),
         .target(name: "HomesAPI", dependencies: ["Networking"]),
         .target(name: "Listings", dependencies: ["Networking", "Signals"]),
         .target(name: "Favorites", dependencies: ["Persistence", "Signals"]),
@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "OperationLogs", dependencies: ["Networking", "Persistence"]),
         .target(name: "Inquiry", dependencies: ["Networking", "Signals"]),
         .target(name: "ViewModels", dependencies: ["Listings", "Favorites", "Login"]),
+        .target(name: "TextViews"),
+        .target(name: "LineEditing"),
         .target(name: "HomesScreens", dependencies: [
             "Signals", "TextViews", "Listings", "Favorites", "Login", "Inquiry", "ViewModels", "Mediator", "Networking",
             "LineEditing",
@@ -49,8 +51,14 @@ let package = Package(
             "Networking", "HomesAPI", "Listings", "Favorites", "Login", "HomesScreens", "Mediator", "Persistence",
             "HTTPServer", "OperationLogs", "LineEditing",
         ]),
-        .target(name: "AllocationCounter"),
-        .executableTarget(name: "SignalsBenchmark", dependencies: ["Signals", "AllocationCounter"]),
+
+        // MARK: Tools
+        // Test helpers (a terminal screen emulator; a process that writes until it is
+        // killed, for the crash-safety tests) and the tests. The benchmarks are a package
+        // of their own, in `Benchmarks/`.
+        .target(name: "TerminalTesting", dependencies: ["LineEditing"], path: "Tests/TerminalTesting"),
+        .executableTarget(name: "PersistenceCrashWriter", dependencies: ["Persistence"],
+                          path: "Tests/PersistenceCrashWriter"),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Networking"]),

@@ -16,12 +16,12 @@ import Testing
     /// The writer executable, built next to the test bundle.
     static var writer: URL? {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("persistence-crash-writer") }
+        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("PersistenceCrashWriter") }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     @Test func aKilledWriterLeavesOnlyWholeTransactions() throws {
-        let writer = try #require(Self.writer, "persistence-crash-writer was not built next to the tests")
+        let writer = try #require(Self.writer, "PersistenceCrashWriter was not built next to the tests")
         let folder = TemporaryFolder()
         let path = folder.path("crash.sqlite")
         let rowsPerBatch = 200

@@ -7,7 +7,8 @@ import Darwin
 
 #if SIGNALS_PTHREAD_LOCK
 /// The core's lock built on a `pthread_mutex_t` (a futex, no spinning), for comparing with
-/// the spin lock below under contention: `swift build -c release -Xswiftc -DSIGNALS_PTHREAD_LOCK`.
+/// the spin lock below under contention:
+/// `swift build -c release --package-path Benchmarks -Xswiftc -DSIGNALS_PTHREAD_LOCK`.
 @usableFromInline
 struct SpinLock: ~Copyable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>

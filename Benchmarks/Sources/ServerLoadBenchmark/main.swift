@@ -1,8 +1,9 @@
 // server-load-bench: keep-alive clients against a real `homes serve`, signed requests.
 //
-//   swift build -c release --product homes && swift build -c release --product server-load-bench
-//   .build/release/server-load-bench --clients 8 --seconds 10
-//   .build/release/server-load-bench --clients 32 --requests 1000000
+//   swift build -c release --package-path Benchmarks --product homes
+//   swift build -c release --package-path Benchmarks --product server-load-bench
+//   Benchmarks/.build/release/server-load-bench --clients 8 --seconds 10
+//   Benchmarks/.build/release/server-load-bench --clients 32 --requests 1000000
 //
 // Starts `homes serve --port 0` (the `homes` beside this executable, or --homes PATH),
 // drives it with N clients over persistent connections, each sending one signed GET at a

@@ -3,8 +3,8 @@
 // interleaved: floor, library, library, floor, ... with fresh database files every rep.
 // Prints per scenario the median time of each side and the ratio library / floor.
 //
-//   swift run -c release persistence-bench                      every scenario, 7 runs
-//   swift run -c release persistence-bench --runs 11 --scale 0.5 insert find-pk
+//   swift run -c release --package-path Benchmarks persistence-bench                      every scenario, 7 runs
+//   swift run -c release --package-path Benchmarks persistence-bench --runs 11 --scale 0.5 insert find-pk
 //
 // Instructions instead of time (each side's timed body is its own function):
 //   valgrind --tool=callgrind --callgrind-out-file=cg.out .build/release/persistence-bench --runs 1 --scale 0.2 insert
@@ -13,7 +13,7 @@
 // Scenarios: insert (100k inserts in one transaction), insert-each (2k inserts, one
 // transaction each), find-pk (100k finds by primary key), find-code (100k finds by an
 // indexed unique text column), fetch-codable (10 fetches of 10k rows as Codable records).
-import CSQLite
+import SQLite3
 import Dispatch
 import Foundation
 import Persistence
@@ -118,7 +118,7 @@ final class Floor {
         handle = opened
         sqlite3_busy_timeout(handle, 5_000)
         sqlite3_extended_result_codes(handle, 0)
-        guard csqlite_refuse_double_quoted_strings(handle) == SQLITE_OK else { throw FloorError(description: "dqs") }
+        guard floor_sqlite_refuse_double_quoted_strings(handle) == SQLITE_OK else { throw FloorError(description: "dqs") }
         for sql in ["SELECT count(*) FROM sqlite_master", "PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON"] + schema {
             try exec(sql)
         }
@@ -159,7 +159,7 @@ final class Floor {
         var text = text
         text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) {
-                _ = sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), csqlite_transient())
+                _ = sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), floor_sqlite_transient())
             }
         }
     }

@@ -5,10 +5,10 @@
 // kept is the ratio of their medians, which holds on a noisy machine where absolute
 // times do not.
 //
-//   swift run -c release signals-bench                 every scenario, 7 reps
-//   swift run -c release signals-bench A D             chosen scenarios
-//   swift run -c release signals-bench --runs 3 --scale 0.1 G H
-//   swift run -c release signals-bench --scale 0.01 --runs 1 --only library A   (callgrind)
+//   swift run -c release --package-path Benchmarks signals-bench                 every scenario, 7 reps
+//   swift run -c release --package-path Benchmarks signals-bench A D             chosen scenarios
+//   swift run -c release --package-path Benchmarks signals-bench --runs 3 --scale 0.1 G H
+//   swift run -c release --package-path Benchmarks signals-bench --scale 0.01 --runs 1 --only library A   (callgrind)
 import AllocationCounter
 import Foundation
 import Signals

@@ -1,9 +1,9 @@
 // networking-bench: each Networking figure beside its physical floor, measured in one
 // process, the floor and the library run alternately, reported as medians and ratios.
 //
-//   swift run -c release networking-bench                      every scenario, 5 runs each
-//   swift run -c release networking-bench call-unsigned sha256 chosen scenarios
-//   swift run -c release networking-bench --runs 9 --scale 0.5 more runs, less work per run
+//   swift run -c release --package-path Benchmarks networking-bench                      every scenario, 5 runs each
+//   swift run -c release --package-path Benchmarks networking-bench call-unsigned sha256 chosen scenarios
+//   swift run -c release --package-path Benchmarks networking-bench --runs 9 --scale 0.5 more runs, less work per run
 //   networking-bench --only library --runs 1 --scale 0.1 call-unsigned    one side (for callgrind)
 //
 // Scenarios and their floors:

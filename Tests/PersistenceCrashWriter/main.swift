@@ -1,9 +1,9 @@
-// persistence-crash-writer: writes batches of rows, one transaction per batch, forever,
+// PersistenceCrashWriter: writes batches of rows, one transaction per batch, forever,
 // printing each batch number once it is committed; a restarted writer continues after
 // the last committed batch. The crash-safety test kills it with
 // SIGKILL mid-batch and then checks that no batch is partial.
 //
-//   persistence-crash-writer PATH [ROWS_PER_BATCH]
+//   PersistenceCrashWriter PATH [ROWS_PER_BATCH]
 import Foundation
 import Persistence
 
@@ -17,7 +17,7 @@ struct BatchTable: Table {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: persistence-crash-writer PATH [ROWS_PER_BATCH]\n".utf8))
+    FileHandle.standardError.write(Data("usage: PersistenceCrashWriter PATH [ROWS_PER_BATCH]\n".utf8))
     exit(2)
 }
 let rowsPerBatch = arguments.count >= 3 ? max(1, Int(arguments[2]) ?? 50) : 50

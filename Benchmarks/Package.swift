@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import Foundation
+import PackageDescription
+
+// The benchmarks of the Homes package, kept out of its manifest: each runs the library
+// beside a hand-written floor in one process and prints ratios (Docs/Benchmarks.md).
+//
+//   swift build -c release --package-path Benchmarks
+//   Benchmarks/.build/release/signals-bench --runs 7
+
+// A package depended on by path is named after its folder, whatever the clone is called.
+let homes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "HomesBenchmarks",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "signals-bench", targets: ["SignalsBenchmark"]),
+        .executable(name: "networking-bench", targets: ["NetworkingBenchmark"]),
+        .executable(name: "persistence-bench", targets: ["PersistenceBenchmark"]),
+        .executable(name: "server-load-bench", targets: ["ServerLoadBenchmark"]),
+    ],
+    dependencies: [.package(path: "..")],
+    targets: [
+        // Counts heap allocations in the benchmark process only (wraps glibc's allocator).
+        .target(name: "AllocationCounter"),
+        // The sqlite3 C API, for the persistence floor.
+        .systemLibrary(name: "SQLite3", path: "Sources/SQLite3", providers: [.apt(["libsqlite3-dev"])]),
+        .executableTarget(name: "SignalsBenchmark", dependencies: [
+            .product(name: "Signals", package: homes), "AllocationCounter",
+        ]),
+        .executableTarget(name: "NetworkingBenchmark", dependencies: [.product(name: "Networking", package: homes)]),
+        .executableTarget(name: "PersistenceBenchmark", dependencies: [
+            .product(name: "Persistence", package: homes), "SQLite3",
+        ]),
+        .executableTarget(name: "ServerLoadBenchmark", dependencies: [.product(name: "Networking", package: homes)]),
+    ],
+    swiftLanguageModes: [.v6]
+)
