@@ -163,15 +163,14 @@ let baseURL = options.apiURL ?? URL(string: "http://embedded.homes/api")!
 let transport: any HTTPTransport = options.apiURL == nil
     ? InProcessTransport(latency: .milliseconds(options.latency)) { embedded.handle($0) }
     : URLSessionTransport()
+// The server's codes for a signature it refuses: missing or mismatched, stale, replayed,
+// a signing header repeated.
+let signatureRejected: Set<Int> = [4010, 4011, 4012, 4013]
 let engine = APIEngine(
-    services: ServiceRegistry([
-        APIService(name: "rentals", baseURL: baseURL, signatureRejectedCodes: [4010, 4011, 4012, 4013], signingSecret: secret),
-        APIService(name: "newhomes", baseURL: baseURL, pageKey: "xinfang_page", pageSizeKey: "xinfang_page_size",
-                   signatureRejectedCodes: [4010, 4011, 4012, 4013], signingSecret: secret),
-        APIService(name: "resale", baseURL: baseURL, pageKey: "esf_page", pageSizeKey: "esf_page_size",
-                   signatureRejectedCodes: [4010, 4011, 4012, 4013], signingSecret: secret),
-        APIService(name: "account", baseURL: baseURL, signatureRejectedCodes: [4010, 4011, 4012, 4013], signingSecret: secret),
-    ]),
+    services: ServiceRegistry(
+        ListingKind.allCases.map { $0.service(baseURL: baseURL, signatureRejectedCodes: signatureRejected, signingSecret: secret) }
+        + [APIService(name: "account", baseURL: baseURL, signatureRejectedCodes: signatureRejected, signingSecret: secret)]
+    ),
     transport: transport
 )
 

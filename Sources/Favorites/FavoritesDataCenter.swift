@@ -49,7 +49,7 @@ public final class FavoritesDataCenter: Sendable {
 
     /// The migrations this data center needs.
     public static let migrations = [
-        Migration(version: 1, name: "favourites") { try FavoriteTable(database: $0).prepare() },
+        Migration("favourites") { try FavoriteTable(database: $0).prepare() },
     ]
 
     /// Saves `favorite` (again, if it was saved before).

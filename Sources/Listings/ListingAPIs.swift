@@ -1,3 +1,4 @@
+import Foundation
 import Networking
 
 /// The kinds of listing, each served by its own API with its own keys.
@@ -13,13 +14,26 @@ public enum ListingKind: String, CaseIterable, Sendable {
         }
     }
 
-    /// What this kind's service puts before every key of a list item.
+    /// What this kind's service puts before every key of a list item, and of its paging
+    /// parameters.
     public var keyPrefix: String {
         switch self {
         case .rent: return ""
         case .new: return "xinfang_"
         case .resale: return "esf_"
         }
+    }
+
+    /// The names this kind's service gives the page number and the page size.
+    public var pageKeys: (page: String, size: String) {
+        (keyPrefix + "page", keyPrefix + "page_size")
+    }
+
+    /// This kind's service at `baseURL`, with its own key style: the one description of
+    /// it, for the app and its tests alike.
+    public func service(baseURL: URL, signatureRejectedCodes: Set<Int> = [], signingSecret: [UInt8]? = nil) -> APIService {
+        APIService(name: serviceName, baseURL: baseURL, pageKey: pageKeys.page, pageSizeKey: pageKeys.size,
+                   signatureRejectedCodes: signatureRejectedCodes, signingSecret: signingSecret)
     }
 }
 

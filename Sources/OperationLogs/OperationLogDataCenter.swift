@@ -16,7 +16,7 @@ public final class OperationLogDataCenter: OperationLogStore, Sendable {
 
     /// The migrations this data center needs.
     public static let migrations = [
-        Migration(version: 2, name: "operation log") { try EntryTable(database: $0).prepare() },
+        Migration("operation log") { try EntryTable(database: $0).prepare() },
     ]
 
     /// A store in `database`.

@@ -57,13 +57,7 @@ struct HomesHarness {
     init() {
         let base = URL(string: "http://embedded.test/api")!
         engine = APIEngine(
-            services: ServiceRegistry([
-                APIService(name: "rentals", baseURL: base, signingSecret: Self.secret),
-                APIService(name: "newhomes", baseURL: base, pageKey: "xinfang_page", pageSizeKey: "xinfang_page_size",
-                           signingSecret: Self.secret),
-                APIService(name: "resale", baseURL: base, pageKey: "esf_page", pageSizeKey: "esf_page_size",
-                           signingSecret: Self.secret),
-            ]),
+            services: ServiceRegistry(ListingKind.allCases.map { $0.service(baseURL: base, signingSecret: Self.secret) }),
             transport: transport,
             // A request the test holds is in flight for as long as the test says: under a
             // loaded machine (the whole suite at once, under the thread sanitizer) that has

@@ -7,6 +7,16 @@ import SignalsTesting
 import Testing
 
 @MainActor @Suite struct ListingListReformerTests {
+    @Test(arguments: ListingKind.allCases)
+    func eachKindsKeyStyleMatchesTheEmbeddedServer(kind: ListingKind) throws {
+        let server = try #require(HomesAPIServer.Service(rawValue: kind.serviceName))
+        #expect(kind.keyPrefix == server.keyPrefix)
+        #expect(kind.pageKeys == server.pageKeys)
+        let service = kind.service(baseURL: URL(string: "http://x/api")!)
+        #expect(service.name == kind.serviceName)
+        #expect((service.pageKey, service.pageSizeKey) == kind.pageKeys)
+    }
+
     @Test func threeServicesWithDifferentKeysBecomeOneShape() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)

@@ -4,46 +4,79 @@ import Testing
 
 @Suite struct MigrationTests {
     let migrations = [
-        Migration(version: 1, name: "create listing") { try ListingTable(database: $0).prepare() },
-        Migration(version: 2, name: "add note") { try $0.execute("ALTER TABLE listing ADD COLUMN note TEXT") },
+        Migration("listing") { try ListingTable(database: $0).prepare() },
+        Migration("listing: note") { try $0.execute("ALTER TABLE listing ADD COLUMN note TEXT") },
     ]
 
-    @Test func appliesInOrderOnceAndRecordsVersions() throws {
+    @Test func appliesInOrderOnceAndRecordsTheirNames() throws {
         let folder = TemporaryFolder()
         let database = folder.database()
-        #expect(try Migrator(migrations.reversed()).migrate(database) == [1, 2])
+        #expect(try Migrator(migrations).migrate(database) == ["listing", "listing: note"])
         #expect(try Migrator(migrations).migrate(database) == [])
-        #expect(try Migrator.appliedVersions(in: database) == [1, 2])
+        #expect(try Migrator.appliedMigrations(in: database) == ["listing", "listing: note"])
         try database.execute("INSERT INTO listing (code, title, note) VALUES ('a', 'A', 'n')")
     }
 
-    @Test func aFailedMigrationLeavesThePreviousVersion() throws {
+    @Test func modulesNameTheirOwnAndApplyInAnyOrderOnce() throws {
+        // Two modules, each with its own named migrations: no numbers to agree on, and
+        // whichever the app lists first, each applies once.
+        let favourites = [Migration("favourites") { try $0.execute("CREATE TABLE favourite (id INTEGER PRIMARY KEY)") }]
+        let logs = [Migration("operation log") { try $0.execute("CREATE TABLE entry (id INTEGER PRIMARY KEY)") }]
+        let folder = TemporaryFolder()
+        let database = folder.database()
+        #expect(try Migrator(logs).migrate(database) == ["operation log"])
+        #expect(try Migrator(favourites + logs).migrate(database) == ["favourites"])
+        #expect(try Migrator(logs + favourites).migrate(database) == [])
+        #expect(try Migrator.appliedMigrations(in: database) == ["operation log", "favourites"])
+    }
+
+    @Test func aLedgerWrittenWithVersionNumbersIsReadByName() throws {
+        // Databases made before migrations were named recorded (version, name) pairs; the
+        // names were the same, so nothing runs twice.
+        let folder = TemporaryFolder()
+        let database = folder.database()
+        try database.execute("""
+            CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)
+            """)
+        try database.execute("CREATE TABLE favourite (id INTEGER PRIMARY KEY)")
+        try database.execute("INSERT INTO schema_migrations VALUES (1, 'favourites', 0)")
+        let favourites = [
+            Migration("favourites") { try $0.execute("CREATE TABLE favourite (id INTEGER PRIMARY KEY)") },
+            Migration("favourites: note") { try $0.execute("ALTER TABLE favourite ADD COLUMN note TEXT") },
+        ]
+        #expect(try Migrator(favourites).migrate(database) == ["favourites: note"])
+        #expect(try Migrator.appliedMigrations(in: database) == ["favourites", "favourites: note"])
+    }
+
+    @Test func aFailedMigrationKeepsTheOnesBeforeIt() throws {
         let folder = TemporaryFolder()
         let database = folder.database()
         let broken = migrations + [
-            Migration(version: 3, name: "half-done") { database in
+            Migration("half-done") { database in
                 try database.execute("CREATE TABLE extra (id INTEGER PRIMARY KEY)")
                 try database.execute("ALTER TABLE missing ADD COLUMN x TEXT")
             },
-            Migration(version: 4, name: "never reached") { try $0.execute("CREATE TABLE later (id INTEGER)") },
+            Migration("never reached") { try $0.execute("CREATE TABLE later (id INTEGER)") },
         ]
         do {
             try Migrator(broken).migrate(database)
             Issue.record("expected the migration to fail")
         } catch let error as DatabaseError {
             #expect(error.kind == .migrationFailed)
-            #expect(error.message.contains("migration 3 (half-done) failed"))
-            #expect(error.message.contains("stays at version 2"))
+            #expect(error.message.contains("migration \"half-done\" failed"))
+            #expect(error.message.contains("those before it were applied: \"listing\", \"listing: note\""))
         }
-        #expect(try Migrator.appliedVersions(in: database) == [1, 2])
+        #expect(try Migrator.appliedMigrations(in: database) == ["listing", "listing: note"])
         let tables = try database.fetch("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0["name"]?.stringValue }
         #expect(!tables.contains("extra"))
         #expect(!tables.contains("later"))
     }
 
-    @Test func duplicateVersionsAreRefused() throws {
+    @Test func twoMigrationsWithOneNameAreRefusedBeforeAnyRuns() throws {
         let folder = TemporaryFolder()
-        let duplicate = [migrations[0], Migration(version: 1, name: "again") { _ in }]
-        #expect(throws: DatabaseError.self) { try Migrator(duplicate).migrate(folder.database()) }
+        let database = folder.database()
+        let duplicate = [migrations[0], Migration("listing") { _ in }]
+        #expect(throws: DatabaseError.self) { try Migrator(duplicate).migrate(database) }
+        #expect(try Migrator.appliedMigrations(in: database).isEmpty)
     }
 }

@@ -30,7 +30,7 @@ private struct Favorite: Codable, Record {
         let folder = TemporaryFolder()
         let database = DatabasePool.shared.database(at: folder.path("homes-example.sqlite"))
         try Migrator([
-            Migration(version: 1, name: "favourites") { try FavoriteTable(database: $0).prepare() },
+            Migration("favourites") { try FavoriteTable(database: $0).prepare() },
         ]).migrate(database)
 
         let favorites = FavoriteTable(database: database)

@@ -11,14 +11,14 @@ import Testing
         let folder = TemporaryFolder()
         let database = folder.database()
         try Migrator([
-            Migration(version: 1, name: "tables") { database in
+            Migration("tables") { database in
                 try database.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT)")
                 try database.execute("CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent(id) ON DELETE CASCADE)")
                 try database.execute("INSERT INTO parent (id, name) VALUES (1, 'p')")
                 try database.execute("INSERT INTO child (parent) VALUES (1)")
                 try database.execute("INSERT INTO child (parent) VALUES (1)")
             },
-            Migration(version: 2, name: "rebuild parent") { database in
+            Migration("rebuild parent") { database in
                 try database.execute("CREATE TABLE parent_new (id INTEGER PRIMARY KEY, name TEXT, note TEXT)")
                 try database.execute("INSERT INTO parent_new (id, name) SELECT id, name FROM parent")
                 try database.execute("DROP TABLE parent")

@@ -1,62 +1,69 @@
 import Foundation
 
-/// One schema change, applied once, identified by its version.
+/// One schema change, applied once, known by its identifier.
+///
+/// Each module names its own migrations (after its data center, for instance), so two
+/// modules sharing a database never coordinate numbers: a migration is applied when its
+/// identifier is not in the database's ledger yet.
 public struct Migration: Sendable {
-    /// Versions apply in increasing order; each is applied at most once.
-    public let version: Int
-    /// What the migration does, for messages.
-    public let name: String
+    /// How the database's ledger knows this migration: unique among the migrations of a
+    /// database, and never changed once shipped.
+    public let identifier: String
     /// The change; it runs inside the migration's own transaction.
     public let apply: @Sendable (Database) throws -> Void
 
-    /// Describes a migration.
-    public init(version: Int, name: String, apply: @escaping @Sendable (Database) throws -> Void) {
-        self.version = version
-        self.name = name
+    /// A migration known as `identifier` that makes the change `apply`.
+    public init(_ identifier: String, apply: @escaping @Sendable (Database) throws -> Void) {
+        self.identifier = identifier
         self.apply = apply
     }
 }
 
-/// Applies migrations by version, each in its own transaction, recording the applied
-/// versions in the table `schema_migrations`. A failed migration is rolled back and stops
-/// the run: the database stays at the last version that succeeded.
+/// Applies the migrations not applied yet, in the order given, each in its own
+/// transaction, recording their identifiers in the table `schema_migrations`. A failed
+/// migration is rolled back and stops the run: the ones before it stay applied.
 ///
 /// ```swift
-/// try Migrator([
-///     Migration(version: 1, name: "create favorites") { try FavoriteTable(database: $0).prepare() },
-///     Migration(version: 2, name: "add note") { try $0.execute("ALTER TABLE favorite ADD COLUMN note TEXT") },
-/// ]).migrate(database)
+/// try Migrator(FavoritesDataCenter.migrations + OperationLogDataCenter.migrations).migrate(database)
+///
+/// // In the Favorites module, its own migrations, in order:
+/// static let migrations = [
+///     Migration("favourites") { try FavoriteTable(database: $0).prepare() },
+///     Migration("favourites: note") { try $0.execute("ALTER TABLE favorite ADD COLUMN note TEXT") },
+/// ]
 /// ```
 public struct Migrator: Sendable {
-    /// The migrations, in any order.
+    /// The migrations, in the order they apply.
     public let migrations: [Migration]
 
-    /// A migrator for `migrations` (versions must be unique).
+    /// A migrator for `migrations` (identifiers must be unique), applied in this order.
     public init(_ migrations: [Migration]) {
         self.migrations = migrations
     }
 
-    /// The versions applied to `database` so far, in order.
-    public static func appliedVersions(in database: Database) throws -> [Int] {
+    /// The identifiers of the migrations applied to `database`, in the order they were.
+    public static func appliedMigrations(in database: Database) throws -> [String] {
         try ensureLedger(database)
-        return try database.fetch("SELECT version FROM schema_migrations ORDER BY version").compactMap { $0["version"]?.intValue }
+        return try database.fetch("SELECT name FROM schema_migrations ORDER BY version").compactMap { $0["name"]?.stringValue }
     }
 
-    /// Applies every migration not applied yet; returns the versions it applied.
+    /// Applies every migration not applied yet; returns the identifiers of those it applied.
     @discardableResult
-    public func migrate(_ database: Database) throws -> [Int] {
-        let versions = migrations.map(\.version)
-        guard Set(versions).count == versions.count else {
-            throw DatabaseError(.migrationFailed, "migration versions must be unique: \(versions.sorted())")
+    public func migrate(_ database: Database) throws -> [String] {
+        var seen = Set<String>()
+        for migration in migrations where !seen.insert(migration.identifier).inserted {
+            throw DatabaseError(.migrationFailed, "two migrations are named \"\(migration.identifier)\"")
         }
-        let applied = Set(try Self.appliedVersions(in: database))
-        var done: [Int] = []
+        let applied = Set(try Self.appliedMigrations(in: database))
+        let pending = migrations.filter { !applied.contains($0.identifier) }
+        guard !pending.isEmpty else { return [] }
+        var done: [String] = []
         // Foreign keys are off while migrating (SQLite ignores the pragma inside a
         // transaction), so rebuilding a table does not cascade into its children; they are
         // checked before each migration commits.
         try database.execute("PRAGMA foreign_keys=OFF")
         defer { _ = try? database.execute("PRAGMA foreign_keys=ON") }
-        for migration in migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
+        for migration in pending {
             do {
                 try database.transaction(.immediate) { database in
                     try migration.apply(database)
@@ -64,17 +71,19 @@ public struct Migrator: Sendable {
                     guard violations.isEmpty else {
                         throw DatabaseError(.constraint, "\(violations.count) row(s) break a foreign key afterwards")
                     }
-                    try database.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                                         [.integer(Int64(migration.version)), .text(migration.name),
-                                          .real(Date().timeIntervalSince1970)])
+                    // `version` only orders the ledger (databases made before migrations had
+                    // names recorded numbers there, and their names are the identifiers).
+                    try database.execute("""
+                        INSERT INTO schema_migrations (version, name, applied_at)
+                        VALUES ((SELECT COALESCE(MAX(version), 0) + 1 FROM schema_migrations), ?, ?)
+                        """, [.text(migration.identifier), .real(Date().timeIntervalSince1970)])
                 }
             } catch {
-                let previous = (applied.union(done)).max().map(String.init) ?? "none"
-                throw DatabaseError(.migrationFailed,
-                                    "migration \(migration.version) (\(migration.name)) failed: \(error); "
-                                    + "the database stays at version \(previous)")
+                let kept = done.isEmpty ? "none of this run's were applied"
+                    : "those before it were applied: " + done.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw DatabaseError(.migrationFailed, "migration \"\(migration.identifier)\" failed: \(error); \(kept)")
             }
-            done.append(migration.version)
+            done.append(migration.identifier)
         }
         return done
     }
