@@ -35,6 +35,36 @@ import Testing
         }
     }
 
+    /// The types a file declares at its top level (not its extensions).
+    func declaredTypes(in text: String) -> [String] {
+        let kinds: Set<Substring> = ["struct", "class", "enum", "actor", "protocol"]
+        return text.split(separator: "\n").compactMap { line in
+            guard let first = line.first, first != " ", first != "/" else { return nil }
+            let words = line.split(separator: " ")
+            guard let index = words.firstIndex(where: { kinds.contains($0) }), index + 1 < words.count,
+                  words[..<index].allSatisfy({ $0.hasPrefix("@") || ["public", "final", "private", "fileprivate", "internal", "open", "nonisolated"].contains($0) })
+            else { return nil }
+            return String(words[index + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+        }
+    }
+
+    /// In a business module every type has a file of its own, named after it, in the
+    /// folder of its role.
+    @Test func businessModulesKeepOneTypePerFileInTheFolderOfItsRole() throws {
+        let roles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Targets"]
+        for module in ["Listings", "Favorites", "Login", "OperationLogs"] {
+            let files = try files(in: module)
+            #expect(!files.isEmpty, "no sources found for \(module)")
+            for (name, text) in files {
+                let parts = name.split(separator: "/")
+                #expect(parts.count == 2 && roles.contains(String(parts[0])), "\(module)/\(name) is not in a role's folder")
+                let types = declaredTypes(in: text)
+                let base = String((parts.last ?? "").dropLast(".swift".count))
+                #expect(types == [base], "\(module)/\(name) declares \(types)")
+            }
+        }
+    }
+
     @Test func controllersStayUnderTwoHundredLines() throws {
         for (name, text) in try files(in: "HomesScreens") where name.hasSuffix("Controller.swift") || name == "Session.swift" {
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count

@@ -167,3 +167,16 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
         managers[kindState.value] === manager
     }
 }
+
+extension ListingLogic {
+    /// The points of the page last loaded, through the map reformer, numbered as the
+    /// list numbers them.
+    public func mapPoints() -> [ListingMapPoint] {
+        let numbers = Dictionary(listings.value.enumerated().map { ($1.id, $0 + 1) }) { first, _ in first }
+        return (currentManager?.fetchData(with: ListingMapReformer()) ?? []).map { point in
+            var numbered = point
+            numbered.number = numbers[point.id] ?? 0
+            return numbered
+        }
+    }
+}

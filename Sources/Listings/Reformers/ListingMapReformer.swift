@@ -1,0 +1,18 @@
+import Networking
+
+/// The second view of the same list APIs: the points of a page, for the map. It reads the
+/// same raw data as `ListingListReformer`, with the same per-service keys.
+public struct ListingMapReformer: APIReformer {
+    /// Creates the reformer.
+    public init() {}
+
+    public func reform(_ data: JSONValue, from manager: any APIManaging) -> [ListingMapPoint] {
+        guard let prefix = (manager.definition as? ListingListAPI)?.kind.keyPrefix else { return [] }
+        return (data["items"]?.arrayValue ?? []).compactMap { item in
+            guard let id = item[prefix + "id"]?.intValue, let name = item[prefix + "name"]?.stringValue,
+                  let latitude = item[prefix + "lat"]?.doubleValue, (-90...90).contains(latitude),
+                  let longitude = item[prefix + "lng"]?.doubleValue, (-180...180).contains(longitude) else { return nil }
+            return ListingMapPoint(id: id, name: name, latitude: latitude, longitude: longitude)
+        }
+    }
+}
