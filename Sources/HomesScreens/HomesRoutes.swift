@@ -13,8 +13,6 @@ public final class HomesContext {
     public let favorites: FavoritesLogic
     /// The sign-in logic, shared by every screen of the session.
     public let login: LoginLogic
-    /// Sends inquiries to agents.
-    public let inquiries: InquirySender
     public let mediator: Mediator
     public let now: @Sendable () -> Date
 
@@ -23,7 +21,6 @@ public final class HomesContext {
         self.engine = engine
         self.favorites = favorites
         login = LoginLogic(engine: engine)
-        inquiries = InquirySender(engine: engine)
         self.mediator = mediator
         self.now = now
     }
@@ -52,7 +49,7 @@ final class ListingTarget: @MainActor MediatorTarget {
             }
             guard let id = params.int("id"), id > 0 else { throw MediatorError.badParameters("id must be a positive number") }
             return ListingDetailController(logic: ListingDetailLogic(kind: kind, id: id, engine: context.engine),
-                                           favorites: context.favorites, inquiry: InquiryLogic(sender: context.inquiries),
+                                           favorites: context.favorites, inquiry: InquiryLogic(engine: context.engine),
                                            now: context.now)
         }
     }

@@ -52,7 +52,7 @@ import Testing
     /// folder of its role.
     @Test func businessModulesKeepOneTypePerFileInTheFolderOfItsRole() throws {
         let roles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Targets"]
-        for module in ["Listings", "Favorites", "Login", "OperationLogs"] {
+        for module in ["Listings", "Favorites", "Login", "Inquiry", "OperationLogs"] {
             let files = try files(in: module)
             #expect(!files.isEmpty, "no sources found for \(module)")
             for (name, text) in files {

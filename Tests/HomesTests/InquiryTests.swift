@@ -1,19 +1,10 @@
 import Foundation
-import Inquiry
+@testable import Inquiry
 import Networking
+import SignalsTesting
 import Testing
 
 @MainActor @Suite struct InquiryTests {
-    final class Recording: InquiryStrategy {
-        let name: String
-        var sent: [InquiryMessage] = []
-        init(_ name: String) { self.name = name }
-        func send(_ message: InquiryMessage, completion: @escaping (Result<String, InquiryError>) -> Void) {
-            sent.append(message)
-            completion(.success(name))
-        }
-    }
-
     func harnessWithAccounts() -> HomesHarness {
         let harness = HomesHarness()
         harness.engine.services.register(APIService(name: "account", baseURL: URL(string: "http://embedded.test/api")!,
@@ -21,35 +12,73 @@ import Testing
         return harness
     }
 
-    @Test func theSenderPicksTheStrategyByMessageKind() async {
-        let plain = Recording("plain")
-        let photo = Recording("photo")
-        let sender = InquirySender(plain: plain, withPhoto: photo)
-        var results: [String] = []
-        sender.send(InquiryMessage(kind: "rent", listingID: 1, text: "hi")) { results.append((try? $0.get()) ?? "") }
-        sender.send(InquiryMessage(kind: "rent", listingID: 1, text: "hi", photo: Data([1]))) { results.append((try? $0.get()) ?? "") }
-        #expect(results == ["plain", "photo"])
-        #expect(plain.sent.count == 1 && photo.sent.count == 1)
+    func photo() throws -> String {
+        let path = NSTemporaryDirectory() + "door-\(UUID().uuidString).jpg"
+        try Data([0xFF, 0xD8, 0xFF]).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
-    @Test func aPhotoInquiryTakesThreeCallsAndOneResult() async {
+    @Test func aPlainInquiryIsOneCallAndAPhotoInquiryThreeWithOneResult() async throws {
         let harness = harnessWithAccounts()
-        let sender = InquirySender(engine: harness.engine)
-        let before = harness.transport.server.requestsServed
-        var results: [Result<String, InquiryError>] = []
-        await harness.run {
-            sender.send(InquiryMessage(kind: "new", listingID: 4, text: "light?", photo: Data([0xFF, 0xD8]))) { results.append($0) }
-        }
+        let logic = InquiryLogic(engine: harness.engine)
+        var before = harness.transport.server.requestsServed
+        #expect(await harness.run { logic.ask(kind: "rent", listingID: 1, text: "quiet?", photoPath: nil) } == nil)
+        #expect(harness.transport.server.requestsServed - before == 1)
+        #expect(logic.status.value?.hasPrefix("sent to the agent (Q-") == true)
+
+        let path = try photo()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let statuses = logic.status.record()
+        before = harness.transport.server.requestsServed
+        #expect(await harness.run { logic.ask(kind: "new", listingID: 4, text: "light?", photoPath: path) } == nil)
         await harness.flush()
         await harness.flush()
         #expect(harness.transport.server.requestsServed - before == 3)
-        #expect(results.count == 1)
-        #expect((try? results.first?.get()).map { $0.hasPrefix("Q-") } == true)
+        #expect(statuses.values.dropFirst().compactMap { $0 }.map { $0.hasPrefix("sent to the agent (Q-") ? "sent" : $0 }
+                == ["uploading the photo…", "sending…", "sent"])
+        #expect(!logic.isSending.value)
+    }
+
+    @Test func cancellingAPhotoInquiryStopsItsCallAndStartsNoOther() async throws {
+        let harness = harnessWithAccounts()
+        let logic = InquiryLogic(engine: harness.engine)
+        let path = try photo()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        harness.transport.holding = true
+        let before = harness.transport.server.requestsServed
+        #expect(await harness.run { logic.ask(kind: "new", listingID: 4, text: "light?", photoPath: path) } == nil)
+        #expect(logic.isSending.value)
+        logic.cancel()
+        await harness.flush()
+        #expect(!logic.isSending.value)
+        #expect(logic.status.value?.hasPrefix("! not sent") == true)
+        harness.transport.release()
+        await harness.flush()
+        await harness.flush()
+        // The held upload-slot call was answered, but nothing followed it.
+        #expect(harness.transport.server.requestsServed - before == 1)
+        #expect(logic.status.value?.hasPrefix("! not sent") == true)
+    }
+
+    @Test func aLogicLetGoWhileItsCallIsInFlightIsFreed() async {
+        let harness = harnessWithAccounts()
+        harness.transport.holding = true
+        weak var gone: InquiryLogic?
+        do {
+            let logic = InquiryLogic(engine: harness.engine)
+            gone = logic
+            #expect(logic.ask(kind: "rent", listingID: 1, text: "quiet?", photoPath: nil) == nil)
+            await harness.flush()
+        }
+        // Nothing keeps it alive for its call: no closure, no call object holding on.
+        #expect(gone == nil)
+        harness.transport.release()
+        await harness.flush()
     }
 
     @Test func theLogicRefusesBadInputAndReportsTheResult() async throws {
         let harness = harnessWithAccounts()
-        let logic = InquiryLogic(sender: InquirySender(engine: harness.engine))
+        let logic = InquiryLogic(engine: harness.engine)
         #expect(logic.ask(kind: "rent", listingID: 1, text: "  ", photoPath: nil) == "write something to ask")
         #expect(logic.ask(kind: "rent", listingID: 1, text: "x", photoPath: "/no/such/file") == "cannot read /no/such/file")
         let big = NSTemporaryDirectory() + "big-\(UUID().uuidString).jpg"
