@@ -13,7 +13,6 @@ public final class LoginController: Screen {
     private let logic: LoginLogic
     private let form = TableView()
     private let submitLine = LabelView()
-    private let failure = MutableProperty<String?>(nil)
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
 
@@ -24,7 +23,7 @@ public final class LoginController: Screen {
         form.title = "Sign in"
         let viewModel = Property.combineLatest(
             logic.username, logic.password, logic.usernameProblem, logic.passwordProblem,
-            logic.submit.isEnabled, logic.submit.isExecuting, logic.signedInAs, failure
+            logic.canSubmit, logic.isSubmitting, logic.signedInAs, logic.failure
         ).map { username, password, usernameProblem, passwordProblem, canSubmit, isSubmitting, signedInAs, failure in
             LoginViewModel(username: username, password: password, usernameProblem: usernameProblem,
                            passwordProblem: passwordProblem, canSubmit: canSubmit, isSubmitting: isSubmitting,
@@ -34,16 +33,9 @@ public final class LoginController: Screen {
         viewModel.bind(\.status, to: form) { form, status in form.status = status }.dispose(in: bag)
         viewModel.bind(\.submitLine, to: submitLine) { label, text in label.text = text }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
-        logic.submit.errors.observe { [failure] error in
-            failure.value = error is CancellationError ? "cancelled" : "\(error)"
-        }.dispose(in: bag)
-        logic.submit.values.observe { [failure] _ in failure.value = nil }.dispose(in: bag)
-        // A changed field makes the last failure stale.
-        Signal.merge(logic.username.signal, logic.password.signal)
-            .observe { [failure] _ in if failure.value != nil { failure.value = nil } }.dispose(in: bag)
     }
 
-    public var isBusy: Property<Bool> { logic.submit.isExecuting }
+    public var isBusy: Property<Bool> { logic.isSubmitting }
 
     public func cancelWork() {
         logic.cancel()
@@ -72,8 +64,8 @@ public final class LoginController: Screen {
             return .handled
         case "submit":
             guard arguments.isEmpty else { return .error("usage: submit") }
-            if logic.submit.apply() { return .handled }
-            return .error(logic.submit.isExecuting.value ? "already signing in" : "fix the form first")
+            if logic.submit() { return .handled }
+            return .error(logic.isSubmitting.value ? "already signing in" : logic.failure.value ?? "fix the form first")
         default:
             return nil
         }

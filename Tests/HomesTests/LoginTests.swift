@@ -27,7 +27,7 @@ import Testing
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)
         let problems = logic.usernameProblem.record()
-        let enabled = logic.submit.isEnabled.skipRepeats().record()
+        let enabled = logic.canSubmit.skipRepeats().record()
         logic.username.value = "ab"
         logic.username.value = "mei"
         logic.password.value = "homes2026"
@@ -38,47 +38,51 @@ import Testing
     @Test func submitSignsInOnceAndRefusesWhileRunningOrInvalid() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)
-        #expect(await !harness.run { logic.submit.apply() })
+        let before = harness.transport.server.requestsServed
+        #expect(await !harness.run { logic.submit() })
         logic.username.value = "mei"
         logic.password.value = "homes2026"
         harness.transport.holding = true
-        #expect(await harness.run { logic.submit.apply() })
-        #expect(await !harness.run { logic.submit.apply() })
-        let signedIn = logic.signedInAs.record()
+        #expect(logic.submit())
+        #expect(logic.isSubmitting.value && !logic.canSubmit.value)
+        #expect(!logic.submit())
         harness.transport.release()
         await harness.flush()
-        signedIn.assertValues([nil, "mei"])
-        #expect(!logic.submit.isExecuting.value)
+        #expect(harness.transport.server.requestsServed - before == 1)
+        #expect(logic.signedInAs.value == "mei")
+        #expect(!logic.isSubmitting.value && logic.canSubmit.value)
+        #expect(logic.failure.value == nil)
     }
 
     @Test func aSignInCancelledThenStartedAgainInOneTurnEndsTheFirstAndSignsInWithTheSecond() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)
-        let errors = logic.submit.errors.map { "\(type(of: $0))" }.record()
-        let values = logic.submit.values.record()
+        let failures = logic.failure.record()
+        let submitting = logic.isSubmitting.skipRepeats().record()
         logic.username.value = "mei"
         logic.password.value = "homes2026"
         harness.transport.holding = true
-        #expect(await harness.run { logic.submit.apply() })
+        #expect(await harness.run { logic.submit() })
         logic.cancel()
-        #expect(logic.submit.apply())
+        #expect(logic.submit())
         await harness.flush()
         harness.transport.release()
         await harness.flush()
-        errors.assertValues(["CancellationError"])
-        values.assertValues(["mei"])
+        failures.assertValues([nil, "cancelled", nil])
+        submitting.assertValues([false, true, false, true, false])
         #expect(logic.signedInAs.value == "mei")
-        #expect(!logic.submit.isExecuting.value)
+        #expect(!logic.isSubmitting.value)
     }
 
-    @Test func aWrongPasswordIsAnError() async {
+    @Test func aWrongPasswordIsAFailureUntilAFieldChanges() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)
-        let errors = logic.submit.errors.map { "\($0)" }.record()
         logic.username.value = "mei"
         logic.password.value = "wrong2026"
-        await harness.run { _ = logic.submit.apply() }
-        errors.assertValues(["wrong username or password"])
+        await harness.run { _ = logic.submit() }
+        #expect(logic.failure.value == "wrong username or password")
         #expect(logic.signedInAs.value == nil)
+        logic.password.value = "homes2026"
+        #expect(logic.failure.value == nil)
     }
 }

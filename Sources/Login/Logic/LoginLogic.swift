@@ -3,6 +3,9 @@ import Networking
 import Signals
 
 /// The sign-in form's business logic: the fields, their rules, and submitting them once.
+///
+/// It is the one delegate of its API manager: `submit()` starts the call, and the
+/// delegate methods land its outcome in `signedInAs` or `failure`.
 @MainActor
 public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
     /// Who signs in.
@@ -13,38 +16,54 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
     public let usernameProblem: Property<String?>
     /// What is wrong with the password, if anything (nil while it is empty).
     public let passwordProblem: Property<String?>
+    /// Whether `submit()` would start: both fields valid and no sign-in on its way.
+    public let canSubmit: Property<Bool>
+    /// Whether a sign-in is on its way.
+    public let isSubmitting: Property<Bool>
+    /// Why the last sign-in failed ("cancelled" when it was stopped); nil after a success,
+    /// when a new one starts, and once a field changes.
+    public let failure: Property<String?>
     /// The signed-in user, once signed in.
     public let signedInAs: Property<String?>
-    /// Submits the form: enabled only while both fields are valid, never twice at once;
-    /// `cancel()` stops the request in flight.
-    public private(set) lazy var submit = Action<Void, String>(enabledIf: isValid) { [weak self] in
-        guard let self else { throw CancellationError() }
-        return try await signIn()
-    }
 
-    private let isValid: Property<Bool>
     private let signedIn = MutableProperty<String?>(nil)
+    private let submitting = MutableProperty(false)
+    private let failed = MutableProperty<String?>(nil)
     private let manager: APIManager<LoginAPI>
-    private var finish: CheckedContinuation<String, any Error>?
-    /// Counts sign-in runs, so a late cancellation stops only the run it was meant for.
-    private var runID = 0
-
-    /// Why a sign-in failed.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
+    private let bag = DisposeBag()
 
     /// Logic signing in through `engine`'s `account` service.
     public init(engine: APIEngine) {
         manager = APIManager(LoginAPI(), engine: engine)
         usernameProblem = username.map { $0.isEmpty ? nil : LoginLogic.problem(username: $0) }
         passwordProblem = password.map { $0.isEmpty ? nil : LoginLogic.problem(password: $0) }
-        isValid = Property.combineLatest(username, password).map { name, secret in
+        let isValid = Property.combineLatest(username, password).map { name, secret in
             LoginLogic.problem(username: name) == nil && LoginLogic.problem(password: secret) == nil
         }
+        canSubmit = Property.combineLatest(isValid, submitting).map { valid, busy in valid && !busy }
+        isSubmitting = Property(submitting)
+        failure = Property(failed)
         signedInAs = Property(signedIn)
         manager.delegate = self
         manager.parameterSource = self
+        // A changed field makes the last failure stale.
+        Signal.merge(username.signal, password.signal)
+            .observe { [failed] _ in if failed.value != nil { failed.value = nil } }.dispose(in: bag)
+    }
+
+    /// Starts signing in with the fields as they are; false (and nothing sent) while the
+    /// form is invalid or a sign-in is on its way.
+    @discardableResult
+    public func submit() -> Bool {
+        guard canSubmit.value else { return false }
+        if failed.value != nil { failed.value = nil }
+        submitting.value = true
+        guard manager.loadData() else {
+            submitting.value = false
+            failed.value = manager.lastResult?.message ?? "signing in did not start"
+            return false
+        }
+        return true
     }
 
     /// Signs out.
@@ -52,12 +71,12 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
         signedIn.value = nil
     }
 
-    /// Stops a sign-in in flight: the request is cancelled now, and `submit` ends its
-    /// run with a `CancellationError`.
+    /// Stops a sign-in on its way: its request is cancelled now and `failure` says so.
     public func cancel() {
+        guard submitting.value else { return }
         manager.cancelAllRequests()
-        complete(.failure(CancellationError()))
-        submit.cancel()
+        submitting.value = false
+        failed.value = "cancelled"
     }
 
     // MARK: - Rules (strong business logic)
@@ -87,46 +106,16 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
     // MARK: - APIManagerDelegate
 
     public func apiManagerDidSucceed(_ manager: any APIManaging) {
-        let user = manager.lastParameters["username"] ?? username.value
-        signedIn.value = user
-        complete(.success(user))
+        signedIn.value = manager.lastParameters["username"] ?? username.value
+        if failed.value != nil { failed.value = nil }
+        submitting.value = false
     }
 
     public func apiManagerDidFail(_ manager: any APIManaging) {
-        // A cancelled call's run has ended already (`cancel()`, `stop(run:)`).
+        // A cancelled call was ended by `cancel()`, which said so; a newer sign-in may be
+        // on its way already.
         guard manager.lastResult?.kind != .cancelled else { return }
-        complete(.failure(Failure(description: manager.lastResult?.message ?? "signing in failed")))
-    }
-
-    // MARK: - Private
-
-    /// One sign-in request; cancelling the task cancels the request.
-    private func signIn() async throws -> String {
-        runID += 1
-        let run = runID
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                // A run still waiting (cancelled, its request not landed yet) ends now.
-                complete(.failure(CancellationError()))
-                finish = continuation
-                if Task.isCancelled { return complete(.failure(CancellationError())) }
-                if !manager.loadData() { complete(.failure(Failure(description: "already signing in"))) }
-            }
-        } onCancel: {
-            Task { @MainActor [weak self] in self?.stop(run: run) }
-        }
-    }
-
-    /// Stops run `run` if it is still the one waiting: its request is cancelled and it ends.
-    private func stop(run: Int) {
-        guard run == runID, finish != nil else { return }
-        manager.cancelAllRequests()
-        complete(.failure(CancellationError()))
-    }
-
-    private func complete(_ result: Result<String, any Error>) {
-        let done = finish
-        finish = nil
-        done?.resume(with: result)
+        failed.value = manager.lastResult?.message ?? "signing in failed"
+        submitting.value = false
     }
 }
