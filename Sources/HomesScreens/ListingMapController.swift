@@ -48,16 +48,3 @@ final class ListingMapController: Screen {
         return mediator.listingDetail(kind: kind.rawValue, id: point.id)
     }
 }
-
-/// Lines of text laid out for the width they are drawn at (and cut to it).
-final class LinesView: TextView {
-    private let lines: (Int) -> [String]
-
-    init(_ lines: @escaping (Int) -> [String]) {
-        self.lines = lines
-    }
-
-    func render(width: Int) -> [String] {
-        lines(width).map { DisplayText.truncate($0, to: width) }
-    }
-}

@@ -1,0 +1,37 @@
+import Dispatch
+import Foundation
+import LineEditing
+import Synchronization
+
+/// What Tab offers on the screen shown: its commands, then the words each command's
+/// arguments may be, and file paths after `--photo`.
+public struct Completer: Sendable {
+    let commands: [String]
+    let arguments: [String: [String]]
+
+    /// Candidates for the word being typed at the end of `text` (the text before the cursor).
+    func complete(_ text: String) -> [String] {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let partial = words.last ?? ""
+        guard words.count > 1 else { return commands.filter { $0.hasPrefix(partial.lowercased()) } }
+        if words[words.count - 2] == "--photo" { return Self.paths(startingWith: partial) }
+        let candidates = arguments[words[0].lowercased()] ?? []
+        return candidates.filter { $0.lowercased().hasPrefix(partial.lowercased()) }
+    }
+
+    /// The files and folders whose path starts with `partial` (`~` is the home folder).
+    static func paths(startingWith partial: String) -> [String] {
+        let home = NSHomeDirectory()
+        let expanded = partial.hasPrefix("~") ? home + partial.dropFirst() : partial
+        let folder = expanded.hasSuffix("/") ? expanded : (expanded as NSString).deletingLastPathComponent
+        let prefix = expanded.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        return names.filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
+            let path = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            let shown = partial.hasPrefix("~") ? "~" + path.dropFirst(home.count) : path
+            return shown + (isFolder.boolValue ? "/" : "")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Dispatch
+import Foundation
+import LineEditing
+import Synchronization
+
+/// The line editor, used from the reading thread only, one line at a time.
+final class LockedEditor: Sendable {
+    private let editor: Mutex<LineEditor>
+
+    init(_ editor: sending LineEditor) {
+        self.editor = Mutex(editor)
+    }
+
+    func readLine(prompt: String, completer: Completer) -> String? {
+        editor.withLock { $0.readLine(prompt: prompt, complete: completer.complete, redact: Secrets.redacted) }
+    }
+
+    func readSecret(prompt: String) -> String? {
+        editor.withLock { $0.readSecret(prompt: prompt) }
+    }
+}

@@ -1,0 +1,26 @@
+import Dispatch
+import Foundation
+import LineEditing
+import Synchronization
+
+/// Lines typed at a terminal, through the line editor: editing keys, history kept in
+/// `$XDG_STATE_HOME/homes/history`, Tab completion, and secrets neither echoed nor kept.
+public struct TerminalLines: LineSource {
+    private let editor: LockedEditor
+    private let reader = LineReader { nil }
+
+    /// Lines read by a line editor that echoes with `write`.
+    public init(write: @escaping @Sendable (String) -> Void) {
+        editor = LockedEditor(LineEditor(history: LineHistory(appName: "homes"), write: write))
+    }
+
+    public func nextLine(completer: Completer) async -> String? {
+        let editor = self.editor
+        return await reader.next { editor.readLine(prompt: "homes> ", completer: completer) }
+    }
+
+    public func readSecret(prompt: String) async -> String? {
+        let editor = self.editor
+        return await reader.next { editor.readSecret(prompt: prompt) }
+    }
+}

@@ -1,0 +1,33 @@
+import Signals
+import TextViews
+
+/// One command a screen understands, for `help`.
+public struct CommandHelp: Sendable {
+    /// How to type it.
+    public let usage: String
+    /// What it does.
+    public let summary: String
+
+    /// Describes a command.
+    public init(usage: String, summary: String) {
+        self.usage = usage
+        self.summary = summary
+    }
+}
+
+extension CommandHelp {
+    /// `commands` as two columns, usage and summary, the summaries wrapped to `width`.
+    static func table(_ commands: [CommandHelp], width: Int) -> String {
+        let usageWidth = min(24, (commands.map { DisplayText.width($0.usage) }.max() ?? 0))
+        let summaryWidth = max(20, width - usageWidth - 4)
+        var lines: [String] = []
+        for command in commands {
+            let summary = DisplayText.wrap(command.summary, to: summaryWidth)
+            for (index, part) in summary.enumerated() {
+                let usage = index == 0 ? DisplayText.fit(command.usage, to: usageWidth) : String(repeating: " ", count: usageWidth)
+                lines.append("  " + usage + "  " + part)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

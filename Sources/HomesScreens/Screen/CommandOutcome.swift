@@ -1,0 +1,18 @@
+import Signals
+import TextViews
+
+/// What a command did to the session.
+public enum CommandOutcome {
+    /// Handled; the screen stays.
+    case handled
+    /// The command was not understood or was malformed: print this one line.
+    case error(String)
+    /// Show a new screen on top.
+    case push(any Screen)
+    /// Print the error, then show a new screen on top.
+    case pushAfterError(any Screen, String)
+    /// Print this line; the screen is not drawn again.
+    case note(String)
+    /// Ask for a secret without echo (on a terminal), then do what `then` says with it.
+    case secret(prompt: String, then: (String) -> CommandOutcome)
+}
