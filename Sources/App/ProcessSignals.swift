@@ -89,13 +89,21 @@ private let signalPipeWriteEnd = Atomic<Int32>(-1)
 private final class SignalPipe {
     static let shared = SignalPipe()
 
-    private var watches: [SignalWatch] = []
+    /// Held weakly: letting a watch go ends it (its `deinit` cancels it).
+    private struct Entry {
+        weak var watch: SignalWatch?
+    }
+
+    private var entries: [Entry] = []
+    private var watches: [SignalWatch] { entries.compactMap(\.watch) }
     private var source: (any DispatchSourceRead)?
 
-    /// Registers `watch` and catches its signals from now on.
+    /// Registers `watch` and catches its signals from now on. Without a pipe (no file
+    /// descriptors left) nothing is caught: the signals keep their default actions rather
+    /// than being swallowed.
     func add(_ watch: SignalWatch) {
-        openIfNeeded()
-        watches.append(watch)
+        guard openIfNeeded() else { return }
+        entries.append(Entry(watch: watch))
         for number in watch.signals {
             _ = signal(number) { number in
                 let saved = errno
@@ -109,16 +117,16 @@ private final class SignalPipe {
 
     /// Unregisters `watch`; a signal no watch wants any more gets its default action back.
     func remove(_ watch: SignalWatch) {
-        watches.removeAll { $0 === watch }
+        entries.removeAll { $0.watch == nil || $0.watch === watch }
         for number in watch.signals where !watches.contains(where: { $0.signals.contains(number) }) {
             _ = signal(number, SIG_DFL)
         }
     }
 
-    private func openIfNeeded() {
-        guard source == nil else { return }
+    private func openIfNeeded() -> Bool {
+        guard source == nil else { return true }
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return }
+        guard pipe(&ends) == 0 else { return false }
         for end in ends {
             // The handler must never block on a full pipe; children must not inherit it.
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
@@ -131,6 +139,7 @@ private final class SignalPipe {
         source.setEventHandler { SignalPipe.shared.drain(readEnd) }
         source.resume()
         self.source = source
+        return true
     }
 
     /// Reads the signal numbers written so far and runs the watches of each, in order.

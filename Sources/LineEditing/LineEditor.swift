@@ -46,6 +46,12 @@ public final class LineEditor {
 
     /// Reads one line after `prompt`; nil at end of input (Ctrl-D on an empty line, EOF).
     ///
+    /// Between two reads the terminal stays quiet (no echo, keys kept for the next read,
+    /// signal keys on) and is put back when the process exits, on SIGTERM/SIGHUP through
+    /// `TerminalRestorer.restore()`, or on a fatal signal. A program that lets SIGINT or
+    /// SIGTSTP take their default action between reads should restore the terminal itself
+    /// first (`homes` watches SIGINT).
+    ///
     /// Ctrl-C drops the line: it returns "" after writing "^C" and a line break.
     ///
     /// `complete` gets the text before the cursor and returns candidates for the word being

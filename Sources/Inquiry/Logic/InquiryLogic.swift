@@ -64,7 +64,7 @@ public final class InquiryLogic: APIManagerDelegate, APIManagerParameterSource {
     /// Asks about a listing; returns a problem at once for bad input.
     public func ask(kind: String, listingID: Int, text: String, photoPath: String?) -> String? {
         guard !sendingState.value else { return "a message is already on its way" }
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return "write something to ask" }
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return "write something to ask" }
         var photo: Data?
         if let photoPath {
             switch Self.readPhoto(at: photoPath) {

@@ -222,7 +222,9 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
             return observer
         }
         if delivery.isDelivering {
-            delivery.pending.append { [unowned observer] in
+            // Held until the value is delivered: the observer may be disposed and let go
+            // meanwhile, and retired observers are released before queued work runs.
+            delivery.pending.append {
                 if !observer.isDisposed { observer.receive(initial()) }
             }
             delivery.lock.unlock()
