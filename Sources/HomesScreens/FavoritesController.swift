@@ -13,7 +13,10 @@ public final class FavoritesController: Screen {
     public let changes: Signal<Void>
     private let favorites: FavoritesLogic
     private let mediator: Mediator
-    private let table = TableView()
+    private let table = TableView<FavoritesViewModel.Row>(columns: [
+        TableColumn("#", trailing: true) { $0.number }, TableColumn("Name") { $0.name }, TableColumn("Kind") { $0.kind },
+        TableColumn("Price", trailing: true) { $0.price }, TableColumn("Saved") { $0.saved },
+    ])
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
 
@@ -23,8 +26,6 @@ public final class FavoritesController: Screen {
         rootView = table
         (changes, changed) = Signal<Void>.pipe()
         table.title = "Favourites"
-        table.headings = ["#", "Name", "Kind", "Price", "Saved"]
-        table.trailingColumns = [0, 3]
         table.emptyText = "Nothing saved."
         let viewModel = favorites.favorites.map { FavoritesViewModel(favorites: $0, now: now()) }
         viewModel.bind(\.rows, to: table) { table, rows in table.rows = rows }.dispose(in: bag)

@@ -19,7 +19,9 @@ public final class ListingDetailController: Screen {
     private let inquiry: InquiryLogic
     private let now: @Sendable () -> Date
     private let title = LabelView()
-    private let facts = TableView()
+    private let facts = TableView<ListingDetailViewModel.Fact>(columns: [
+        TableColumn { $0.label }, TableColumn { $0.value },
+    ])
     private let mark = LabelView()
     private let inquiryStatus = LabelView()
     private let changed: Signal<Void>.Input

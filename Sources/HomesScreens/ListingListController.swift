@@ -17,7 +17,11 @@ public final class ListingListController: Screen {
     private let favorites: FavoritesLogic
     private let mediator: Mediator
     private let now: @Sendable () -> Date
-    private let table = TableView()
+    private let table = TableView<ListingListViewModel.Row>(columns: [
+        TableColumn("#", trailing: true) { $0.number }, TableColumn("Name") { $0.name },
+        TableColumn("Price", trailing: true) { $0.price }, TableColumn("Area", trailing: true) { $0.area },
+        TableColumn("District") { $0.district }, TableColumn("Updated") { $0.age },
+    ])
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
 
@@ -31,12 +35,8 @@ public final class ListingListController: Screen {
         rootView = table
         (changes, changed) = Signal<Void>.pipe()
         let viewModel = Self.viewModel(of: logic, favorites: context.favorites, now: now)
-        table.headings = ["#", "Name", "Price", "Area", "District", "Updated"]
-        table.trailingColumns = [0, 2, 3]
         viewModel.bind(\.title, to: table) { table, title in table.title = title }.dispose(in: bag)
-        viewModel.bind(\.rows, to: table) { table, rows in
-            table.rows = rows.map { [$0.number, $0.name, $0.price, $0.area, $0.district, $0.age] }
-        }.dispose(in: bag)
+        viewModel.bind(\.rows, to: table) { table, rows in table.rows = rows }.dispose(in: bag)
         viewModel.bind(\.status, to: table) { table, status in table.status = status }.dispose(in: bag)
         viewModel.bind(\.footer, to: table) { table, footer in table.footer = footer }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)

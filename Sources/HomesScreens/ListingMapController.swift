@@ -11,7 +11,9 @@ final class ListingMapController: Screen {
     let rootView: any TextView
     let changes: Signal<Void>
     private let input: Signal<Void>.Input
-    private let legend = TableView()
+    private let legend = TableView<MapViewModel.LegendEntry>(columns: [
+        TableColumn { $0.marker }, TableColumn { $0.number }, TableColumn { $0.name },
+    ])
     private let points: [ListingMapPoint]
     private let kind: ListingKind
     private let mediator: Mediator

@@ -11,7 +11,9 @@ public final class LoginController: Screen {
     public let rootView: any TextView
     public let changes: Signal<Void>
     private let logic: LoginLogic
-    private let form = TableView()
+    private let form = TableView<LoginViewModel.Field>(columns: [
+        TableColumn { $0.label }, TableColumn { $0.value }, TableColumn { $0.problem },
+    ])
     private let submitLine = LabelView()
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
@@ -29,7 +31,7 @@ public final class LoginController: Screen {
                            passwordProblem: passwordProblem, canSubmit: canSubmit, isSubmitting: isSubmitting,
                            signedInAs: signedInAs, failure: failure)
         }
-        viewModel.bind(\.rows, to: form) { form, rows in form.rows = rows }.dispose(in: bag)
+        viewModel.bind(\.fields, to: form) { form, fields in form.rows = fields }.dispose(in: bag)
         viewModel.bind(\.status, to: form) { form, status in form.status = status }.dispose(in: bag)
         viewModel.bind(\.submitLine, to: submitLine) { label, text in label.text = text }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)

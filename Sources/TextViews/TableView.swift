@@ -1,13 +1,19 @@
-/// A titled table with a status line and a footer.
-public final class TableView: TextView {
+/// A titled table of typed rows, laid out by its columns, with a status line and a footer.
+///
+/// ```swift
+/// let table = TableView<FavoritesViewModel.Row>(columns: [
+///     TableColumn("#", trailing: true) { $0.number },
+///     TableColumn("Name") { $0.name },
+/// ])
+/// table.rows = viewModel.rows
+/// ```
+public final class TableView<Row>: TextView {
     /// The title line.
     public var title = ""
-    /// The column headings.
-    public var headings: [String] = []
-    /// The rows, one string per column.
-    public var rows: [[String]] = []
-    /// Columns aligned right (numbers).
-    public var trailingColumns: Set<Int> = []
+    /// The columns, in order.
+    public let columns: [TableColumn<Row>]
+    /// The rows.
+    public var rows: [Row] = []
     /// What to show instead of rows when there are none.
     public var emptyText = "Nothing to show."
     /// A status line (loading, an error); empty shows nothing.
@@ -15,15 +21,21 @@ public final class TableView: TextView {
     /// The footer line (paging); empty shows nothing.
     public var footer = ""
 
-    /// An empty table.
-    public init() {}
+    /// An empty table with `columns`.
+    public init(columns: [TableColumn<Row>]) {
+        self.columns = columns
+    }
 
     public func render(width: Int) -> [String] {
         var lines = [DisplayText.truncate(title, to: width), Layout.rule(width: min(width, max(DisplayText.width(title), 8)))]
         if rows.isEmpty {
             lines.append(DisplayText.truncate(emptyText, to: width))
         } else {
-            lines += Layout.table(headings.isEmpty ? rows : [headings] + rows, width: width, trailingColumns: trailingColumns)
+            let cells = rows.map { row in columns.map { $0.text(row) } }
+            let headings = columns.map(\.heading)
+            let trailing = Set(columns.indices.filter { columns[$0].isTrailing })
+            lines += Layout.table(headings.allSatisfy(\.isEmpty) ? cells : [headings] + cells, width: width,
+                                  trailingColumns: trailing)
         }
         if !status.isEmpty { lines += DisplayText.wrap(status, to: width) }
         if !footer.isEmpty { lines.append(DisplayText.truncate(footer, to: width)) }

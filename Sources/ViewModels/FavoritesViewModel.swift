@@ -3,8 +3,22 @@ import Foundation
 
 /// What the favourites screen shows.
 public struct FavoritesViewModel: Equatable, Sendable {
-    /// Rows: number, name, kind, price, saved.
-    public var rows: [[String]] = []
+    /// One saved listing as the list shows it.
+    public struct Row: Equatable, Sendable {
+        /// Its number in the list (what `open N` takes).
+        public let number: String
+        /// Its name.
+        public let name: String
+        /// Rental, new home or resale.
+        public let kind: String
+        /// Its price, formatted.
+        public let price: String
+        /// How long ago it was saved.
+        public let saved: String
+    }
+
+    /// The rows, in the order saved.
+    public var rows: [Row] = []
     /// The footer.
     public var footer = "no favourites yet - fav N on a list saves one"
 
@@ -15,9 +29,9 @@ public struct FavoritesViewModel: Equatable, Sendable {
     public init(favorites: [Favorite], now: Date) {
         let kinds = ["rent": "rental", "new": "new home", "resale": "resale"]
         rows = favorites.enumerated().map { index, favorite in
-            ["\(index + 1)", favorite.name, kinds[favorite.kind] ?? favorite.kind,
-             Formatting.price(favorite.price, monthly: favorite.kind == "rent"),
-             Formatting.age(of: favorite.savedAt, now: now)]
+            Row(number: "\(index + 1)", name: favorite.name, kind: kinds[favorite.kind] ?? favorite.kind,
+                price: Formatting.price(favorite.price, monthly: favorite.kind == "rent"),
+                saved: Formatting.age(of: favorite.savedAt, now: now))
         }
         if !favorites.isEmpty { footer = "\(favorites.count) saved - open N, unfav N" }
     }

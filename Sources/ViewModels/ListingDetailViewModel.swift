@@ -5,8 +5,22 @@ import Listings
 public struct ListingDetailViewModel: Equatable, Sendable {
     /// The title line.
     public var title = "Listing"
-    /// Label and value pairs.
-    public var facts: [[String]] = []
+    /// One fact about the listing: what it is, and its value.
+    public struct Fact: Equatable, Sendable {
+        /// What the fact is ("Price").
+        public let label: String
+        /// Its value, formatted.
+        public let value: String
+
+        /// A fact.
+        public init(_ label: String, _ value: String) {
+            self.label = label
+            self.value = value
+        }
+    }
+
+    /// The facts, in the order shown.
+    public var facts: [Fact] = []
     /// Loading or a problem; empty when idle.
     public var status = ""
     /// Whether it is among the favourites.
@@ -20,12 +34,12 @@ public struct ListingDetailViewModel: Equatable, Sendable {
         if let detail {
             title = detail.name + (isFavorite ? " ★" : "")
             facts = [
-                ["About", detail.title],
-                ["Price", Formatting.price(detail.price, monthly: detail.kind == .rent)],
-                ["Area", Formatting.area(detail.area)],
-                ["Rooms", String(detail.rooms)],
-                ["District", detail.district],
-                ["Updated", Formatting.age(of: detail.updatedAt, now: now)],
+                Fact("About", detail.title),
+                Fact("Price", Formatting.price(detail.price, monthly: detail.kind == .rent)),
+                Fact("Area", Formatting.area(detail.area)),
+                Fact("Rooms", String(detail.rooms)),
+                Fact("District", detail.district),
+                Fact("Updated", Formatting.age(of: detail.updatedAt, now: now)),
             ]
             favoriteMark = isFavorite ? "saved in favourites - unfav to remove" : "fav to save it"
         }

@@ -1,7 +1,18 @@
 /// What the sign-in screen shows.
 public struct LoginViewModel: Equatable, Sendable {
-    /// The form's rows: field, value, message.
-    public var rows: [[String]] = [["Username", "", ""], ["Password", "", ""]]
+    /// One field of the form: its name, what it holds (a password shown as dots), and
+    /// what is wrong with it.
+    public struct Field: Equatable, Sendable {
+        /// The field's name.
+        public let label: String
+        /// What it holds, as shown ("-" while empty).
+        public let value: String
+        /// What is wrong with it, as shown ("" when nothing is).
+        public let problem: String
+    }
+
+    /// The form's fields.
+    public var fields = [Field(label: "Username", value: "", problem: ""), Field(label: "Password", value: "", problem: "")]
     /// The submit line.
     public var submitLine = "fill in the form"
     /// The result line (signed in, or why not).
@@ -13,10 +24,10 @@ public struct LoginViewModel: Equatable, Sendable {
     /// The form's state.
     public init(username: String, password: String, usernameProblem: String?, passwordProblem: String?,
                 canSubmit: Bool, isSubmitting: Bool, signedInAs: String?, failure: String?) {
-        rows = [
-            ["Username", username.isEmpty ? "-" : username, usernameProblem.map { "! \($0)" } ?? ""],
-            ["Password", password.isEmpty ? "-" : String(repeating: "•", count: min(password.count, 16)),
-             passwordProblem.map { "! \($0)" } ?? ""],
+        fields = [
+            Field(label: "Username", value: username.isEmpty ? "-" : username, problem: usernameProblem.map { "! \($0)" } ?? ""),
+            Field(label: "Password", value: password.isEmpty ? "-" : String(repeating: "•", count: min(password.count, 16)),
+                  problem: passwordProblem.map { "! \($0)" } ?? ""),
         ]
         if isSubmitting {
             submitLine = "signing in…"

@@ -6,8 +6,18 @@ import Listings
 public struct MapViewModel: Equatable, Sendable {
     /// The grid's lines.
     public var grid: [String] = []
-    /// Marker, list number and name, one per listing.
-    public var legend: [[String]] = []
+    /// One listing on the map: the letter marking it, its number in the list, its name.
+    public struct LegendEntry: Equatable, Sendable {
+        /// The letter marking it on the grid.
+        public let marker: String
+        /// Its number in the list.
+        public let number: String
+        /// Its name.
+        public let name: String
+    }
+
+    /// The legend, one entry per listing.
+    public var legend: [LegendEntry] = []
 
     /// An empty map.
     public init() {}
@@ -36,7 +46,7 @@ public struct MapViewModel: Equatable, Sendable {
             let marker = markers[index]
             let (y, x) = (min(max(row, 0), height - 1), min(max(column, 0), width - 1))
             cells[y][x] = cells[y][x] == "·" ? marker : "+"
-            legend.append([String(marker), String(point.number), point.name])
+            legend.append(LegendEntry(marker: String(marker), number: String(point.number), name: point.name))
         }
         grid = cells.map { String($0) }
     }

@@ -72,6 +72,13 @@ import Testing
         }
     }
 
+    /// View models say what each value is: no rows of strings whose meaning is their place.
+    @Test func viewModelsHaveNoPositionalRows() throws {
+        for (name, text) in try files(in: "ViewModels") {
+            #expect(!text.contains("[[String]]"), "ViewModels/\(name) has rows of positional strings")
+        }
+    }
+
     @Test func viewModelsAreStructs() throws {
         for (name, text) in try files(in: "ViewModels") where name.hasSuffix("ViewModel.swift") {
             #expect(text.contains("public struct") && !text.contains("class "), "ViewModels/\(name)")

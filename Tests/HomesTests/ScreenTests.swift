@@ -140,19 +140,19 @@ import ViewModels
                                    district: "静安", updatedAt: now.addingTimeInterval(-90))
         let shown = ListingDetailViewModel(detail: detail, isLoading: false, problem: nil, isFavorite: true, now: now)
         #expect(shown.title == "Loft ★")
-        #expect(shown.facts.first == ["About", "a loft"])
-        #expect(shown.facts.last == ["Updated", "1 min ago"])
+        #expect(shown.facts.first == ListingDetailViewModel.Fact("About", "a loft"))
+        #expect(shown.facts.last == ListingDetailViewModel.Fact("Updated", "1 min ago"))
         #expect(ListingDetailViewModel(detail: nil, isLoading: true, problem: nil, isFavorite: false, now: now).status == "loading…")
 
         let favorites = FavoritesViewModel(favorites: [Favorite(kind: "new", listingID: 2, name: "Villa", price: 4_350_000,
                                                                 savedAt: now.addingTimeInterval(-7_200))], now: now)
-        #expect(favorites.rows == [["1", "Villa", "new home", "¥4.35M", "2 h ago"]])
+        #expect(favorites.rows.map { [$0.number, $0.name, $0.kind, $0.price, $0.saved] } == [["1", "Villa", "new home", "¥4.35M", "2 h ago"]])
         #expect(FavoritesViewModel().footer.hasPrefix("no favourites yet"))
 
         let login = LoginViewModel(username: "mei", password: "secret", usernameProblem: nil,
                                    passwordProblem: "a password needs a digit", canSubmit: false, isSubmitting: false,
                                    signedInAs: nil, failure: nil)
-        #expect(login.rows[1] == ["Password", "••••••", "! a password needs a digit"])
+        #expect(login.fields.map { [$0.label, $0.value, $0.problem] }[1] == ["Password", "••••••", "! a password needs a digit"])
         #expect(login.submitLine == "fix the form to sign in")
         #expect(LoginViewModel(username: "", password: "", usernameProblem: nil, passwordProblem: nil, canSubmit: true,
                                isSubmitting: true, signedInAs: "mei", failure: nil).status == "signed in as mei")

@@ -38,11 +38,21 @@ import TextViews
     }
 
     @Test func viewsRenderWhatTheyHold() {
-        let table = TableView()
+        let table = TableView<(name: String, rooms: Int)>(columns: [
+            TableColumn("Name") { $0.name }, TableColumn("Rooms", trailing: true) { String($0.rooms) },
+        ])
         table.title = "Rentals"
         table.emptyText = "no homes"
         table.status = "loading…"
         #expect(table.render(width: 20) == ["Rentals", "--------", "no homes", "loading…"])
+        table.rows = [("Loft", 2), ("Garden Flat", 10)]
+        table.status = ""
+        // Laid out by its columns: headings, then each row through them, numbers on the right.
+        #expect(Array(table.render(width: 30).dropFirst(2)) == (Layout.table([["Name", "Rooms"], ["Loft", "2"], ["Garden Flat", "10"]],
+                                                                          width: 30, trailingColumns: [1])))
+        let untitled = TableView<String>(columns: [TableColumn { $0 }])
+        untitled.rows = ["a", "b"]
+        #expect(Array(untitled.render(width: 10).dropFirst(2)) == Layout.table([["a"], ["b"]], width: 10))
         #expect(NoticeView("Not here").render(width: 14) == ["+------------+", "| Not here   |", "+------------+"])
         #expect(StackView([LabelView("a"), LabelView("")]).render(width: 5) == ["a"])
     }

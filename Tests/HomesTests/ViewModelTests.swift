@@ -72,7 +72,8 @@ import ViewModels
         ]
         let map = MapViewModel(points: points, width: 5, height: 3)
         #expect(map.grid == ["a····", "·····", "····+"])
-        #expect(map.legend == [["a", "9", "North-west"], ["b", "10", "South-east"], ["c", "11", "Also south-east"]])
+        #expect(map.legend.map { [$0.marker, $0.number, $0.name] }
+                == [["a", "9", "North-west"], ["b", "10", "South-east"], ["c", "11", "Also south-east"]])
         #expect(MapViewModel(points: [], width: 5, height: 3) == MapViewModel())
         let single = MapViewModel(points: [points[0]], width: 3, height: 3)
         #expect(single.grid == ["···", "·a·", "···"])
