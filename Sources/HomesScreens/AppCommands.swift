@@ -41,13 +41,7 @@ struct AppCommands {
 
     private func login(_ arguments: [String]) -> CommandOutcome {
         guard arguments.isEmpty || arguments.count == 2 else { return .error("usage: login, or login USER PASSWORD") }
-        let outcome = context.mediator.loginForm()
-        guard arguments.count == 2, case .push(let screen) = outcome, let form = screen as? LoginController else {
-            return outcome
-        }
-        if case .error(let message) = form.signIn(user: arguments[0], password: arguments[1]) {
-            return .pushAfterError(form, message)
-        }
-        return outcome
+        return arguments.isEmpty ? context.mediator.loginForm()
+            : context.mediator.signIn(user: arguments[0], password: arguments[1])
     }
 }

@@ -82,6 +82,18 @@ final class AccountTarget: @MainActor MediatorTarget {
 
     func registerActions(_ actions: TargetActions) {
         actions.on("login", allowsRemoteCalls: true) { [context] _ in LoginController(logic: context.login) }
+        // The form filled and submitted: for this process only, as credentials never
+        // travel in a URL.
+        actions.on("sign-in") { [context] params in
+            guard let user = params.string("username"), let password = params.string("password") else {
+                throw MediatorError.badParameters("sign-in needs a username and a password")
+            }
+            let form = LoginController(logic: context.login)
+            if case .error(let problem) = form.signIn(user: user, password: password) {
+                return ScreenWithProblem(screen: form, problem: problem)
+            }
+            return form
+        }
     }
 }
 
@@ -96,6 +108,11 @@ extension Mediator {
     /// The sign-in screen.
     public func loginForm() -> CommandOutcome {
         screen(perform(target: "account", action: "login"))
+    }
+
+    /// The sign-in screen, filled with `user` and `password` and submitted.
+    public func signIn(user: String, password: String) -> CommandOutcome {
+        screen(perform(target: "account", action: "sign-in", params: ["username": user, "password": password]))
     }
 
     /// The favourites screen.
@@ -114,6 +131,7 @@ extension Mediator {
         switch outcome {
         case .value(let value):
             if let screen = value as? any Screen { return .push(screen) }
+            if let opened = value as? ScreenWithProblem { return .pushAfterError(opened.screen, opened.problem) }
             return .push(NoticeController(message: "That link opens nothing to show."))
         case .done:
             return .handled
@@ -121,4 +139,10 @@ extension Mediator {
             return .push(NoticeController(message: notFound.description))
         }
     }
+}
+
+/// A screen an action opened, with why what it was asked to do at once did not work.
+struct ScreenWithProblem {
+    let screen: any Screen
+    let problem: String
 }

@@ -73,6 +73,28 @@ import ViewModels
         #expect(context.login.signedInAs.value == "mei")
     }
 
+    @Test func theSignInShortcutGoesThroughTheMediatorAndNeverThroughAURL() async throws {
+        let (harness, context) = setUp()
+        // An invalid form opens with its problem; a valid one signs in.
+        let outcome = await harness.run { context.mediator.signIn(user: "ab", password: "homes2026") }
+        guard case .pushAfterError(_, let problem) = outcome else {
+            Issue.record("expected the form and its problem")
+            return
+        }
+        #expect(problem == "fix the form first")
+        let form = try #require(await harness.run { screen(context.mediator.signIn(user: "mei", password: "homes2026")) })
+        await harness.flush()
+        #expect(form.rootView.render(width: 70).contains("signed in as mei"))
+        // Credentials never travel in a URL: the action is for this process only.
+        context.login.signOut()
+        let fromURL = await harness.run { context.mediator.screen(at: "homes://account/sign-in?username=mei&password=homes2026") }
+        guard case .error = fromURL else {
+            Issue.record("a URL signed in: \(fromURL)")
+            return
+        }
+        #expect(context.login.signedInAs.value == nil)
+    }
+
     @Test func mapAndNoticeScreens() async throws {
         let (harness, context) = setUp()
         let logic = ListingLogic(engine: harness.engine)
