@@ -42,7 +42,7 @@ final class LiveHomes: Sendable {
     }
 
     func finish() -> Int32 {
-        process.waitUntilExit()
+        process.waitUntilExit(killingAfter: 120)
         return process.terminationStatus
     }
 
@@ -124,6 +124,17 @@ final class WatchedOutput: Sendable {
         #expect(homes.process.terminationReason == .exit)
     }
 
+    @Test func aChildThatHangsIsKilledAtTheWaitsDeadlineInsteadOfHangingTheRun() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/cat")
+        child.standardInput = Pipe()   // never written to or closed: cat waits forever
+        try child.run()
+        let started = Date()
+        child.waitUntilExit(killingAfter: 1)
+        #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGKILL)
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
     @Test func serveStopsCleanlyOnASignalSentTheMomentItAnnouncesItself() throws {
         // The signal handlers are in place before the announcement: a SIGINT sent as soon
         // as it is read neither kills the server (default action) nor is lost (a hang).
@@ -170,7 +181,7 @@ final class WatchedOutput: Sendable {
         #expect(response is HTTPURLResponse)
         #expect(server.isRunning)
         server.interrupt()
-        server.waitUntilExit()
+        server.waitUntilExit(killingAfter: 120)
         #expect(server.terminationReason == .exit && server.terminationStatus == 0)
     }
 }

@@ -75,7 +75,7 @@ final class TerminalHomes: Sendable {
         type("\u{05}\u{15}quit\r")
         let process = self.process
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) { if process.isRunning { process.terminate() } }
-        process.waitUntilExit()
+        process.waitUntilExit(killingAfter: 120)
         reading.readabilityHandler = nil
         close(master)
     }

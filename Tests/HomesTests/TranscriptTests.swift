@@ -47,7 +47,7 @@ import Testing
         try stdin.fileHandleForWriting.close()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitUntilExit(killingAfter: 120)
         return (String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self), process.terminationStatus)
     }
 
@@ -253,7 +253,7 @@ import Testing
         try serverInput.fileHandleForWriting.close()
         defer {
             server.terminate()
-            server.waitUntilExit()
+            server.waitUntilExit(killingAfter: 120)
         }
         var announced = Data()
         let deadline = Date().addingTimeInterval(10)
@@ -274,7 +274,7 @@ import Testing
         #expect(overHTTP.errors == embedded.errors)
         #expect(server.isRunning)
         server.terminate()
-        server.waitUntilExit()
+        server.waitUntilExit(killingAfter: 120)
         #expect(server.terminationReason == .exit && server.terminationStatus == 0)
     }
 }
