@@ -1,5 +1,6 @@
 import Favorites
 import Foundation
+import Listings
 import Mediator
 import Signals
 import TextViews
@@ -54,7 +55,13 @@ public final class FavoritesController: Screen {
             return .error(saved.isEmpty ? "there are no favourites" : "usage: \(command) N, with N from 1 to \(saved.count)")
         }
         let favorite = saved[number - 1]
-        if command == "open" { return mediator.listingDetail(kind: favorite.kind, id: favorite.listingID) }
+        if command == "open" {
+            // Stored as text: a database written by another version may hold a kind this one lacks.
+            guard let kind = ListingKind(rawValue: favorite.kind) else {
+                return .error("favourite \(number) is of a kind this version cannot show (\(favorite.kind))")
+            }
+            return mediator.listingDetail(kind: kind, id: favorite.listingID)
+        }
         return favorites.remove(kind: favorite.kind, listingID: favorite.listingID).map(CommandOutcome.error) ?? .handled
     }
 }

@@ -101,8 +101,8 @@ final class AccountTarget: @MainActor MediatorTarget {
 @MainActor
 extension Mediator {
     /// The detail screen of a listing.
-    public func listingDetail(kind: String, id: Int) -> CommandOutcome {
-        screen(perform(target: "listing", action: "detail", params: ["kind": kind, "id": id]))
+    public func listingDetail(kind: ListingKind, id: Int) -> CommandOutcome {
+        screen(perform(target: "listing", action: "detail", params: ["kind": kind.rawValue, "id": id]))
     }
 
     /// The sign-in screen.

@@ -123,7 +123,7 @@ public final class ListingListController: Screen {
         let listing = shown[number - 1]
         switch command {
         case "open":
-            return mediator.listingDetail(kind: listing.kind.rawValue, id: listing.id)
+            return mediator.listingDetail(kind: listing.kind, id: listing.id)
         case "fav":
             let problem = favorites.save(kind: listing.kind.rawValue, listingID: listing.id, name: listing.name,
                                          price: listing.price)

@@ -47,6 +47,6 @@ final class ListingMapController: Screen {
             return .error(numbers.isEmpty ? "there are no listings on the map"
                           : "usage: open N, with N one of \(numbers.map(String.init).joined(separator: ", "))")
         }
-        return mediator.listingDetail(kind: kind.rawValue, id: point.id)
+        return mediator.listingDetail(kind: kind, id: point.id)
     }
 }

@@ -53,6 +53,12 @@ import ViewModels
         let opened = await harness.run { list.handle("open", ["1"]) }
         #expect(opened.flatMap(screen)?.name == "detail")
         #expect(errorText(await harness.run { list.handle("open", ["2"]) }) == "usage: open N, with N from 1 to 1")
+        // A kind this version does not know (written by another one) is said, not opened.
+        #expect(await harness.run { context.favorites.save(kind: "villa", listingID: 9, name: "Villa 9", price: 1) } == nil)
+        let villa = try #require(context.favorites.favorites.value.firstIndex { $0.kind == "villa" }) + 1
+        let foreign = await harness.run { list.handle("open", [String(villa)]) }
+        #expect(errorText(foreign)?.contains("of a kind this version cannot show (villa)") == true)
+        _ = await harness.run { list.handle("unfav", [String(villa)]) }
         _ = await harness.run { list.handle("unfav", ["1"]) }
         lines = await harness.run { list.rootView.render(width: 60) }
         #expect(lines.contains("Nothing saved."))
