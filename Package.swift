@@ -29,27 +29,57 @@ let package = Package(
 
         // MARK: Demo
         // `homes`, a line-oriented REPL over an embedded listing API (also served over
-        // HTTP by `homes serve`): business modules (Listings, Favorites, Login, Inquiry,
-        // OperationLogs), their struct view models, the screens, the terminal line editor
-        // and text views, and the app that composes them.
+        // HTTP by `homes serve`). Each feature's folder under `Sources/` holds its modules:
+        // the business code (APIs, reformers, logic, models, records, data centers), its
+        // screens with the mediator target that builds them, and its category (the typed
+        // calls other features make). Features never import each other; they meet through
+        // the categories. Around them: the struct view models, the text views, the
+        // terminal line editor, the screen shell (`HomesScreens`) and the app that composes
+        // them all.
         .systemLibrary(name: "CEventPoll", path: "Sources/CEventPoll"),
         .target(name: "HTTPServer", dependencies: ["Networking", "CEventPoll"]),
         .target(name: "HomesAPI", dependencies: ["Networking"]),
-        .target(name: "Listings", dependencies: ["Networking", "Signals"]),
-        .target(name: "Favorites", dependencies: ["Persistence", "Signals"]),
-        .target(name: "Login", dependencies: ["Networking", "Signals"]),
-        .target(name: "OperationLogs", dependencies: ["Networking", "Persistence"]),
-        .target(name: "Inquiry", dependencies: ["Networking", "Signals"]),
-        .target(name: "ViewModels", dependencies: ["Listings", "Favorites", "Login"]),
         .target(name: "TextViews"),
         .target(name: "LineEditing"),
-        .target(name: "HomesScreens", dependencies: [
-            "Signals", "TextViews", "Listings", "Favorites", "Login", "Inquiry", "ViewModels", "Mediator", "Networking",
-            "LineEditing",
-        ]),
+        .target(name: "HomesScreens", dependencies: ["Signals", "TextViews", "Mediator", "LineEditing"]),
+        .target(name: "ViewModels", dependencies: ["Listings", "ListingsCategory", "Favorites", "Login"]),
+
+        .target(name: "Listings", dependencies: ["ListingsCategory", "Networking", "Signals"],
+                exclude: ["Screens", "Targets", "Category"]),
+        .target(name: "ListingsScreens", dependencies: [
+            "Listings", "ListingsCategory", "FavoritesCategory", "InquiryCategory", "ViewModels", "TextViews",
+            "HomesScreens", "Mediator", "Networking", "Signals",
+        ], path: "Sources/Listings", exclude: ["APIs", "Reformers", "Logic", "Models", "Category"],
+           sources: ["Screens", "Targets"]),
+        .target(name: "ListingsCategory", dependencies: ["HomesScreens", "Mediator"], path: "Sources/Listings/Category"),
+
+        .target(name: "Favorites", dependencies: ["Persistence", "Signals"], exclude: ["Screens", "Targets", "Category"]),
+        .target(name: "FavoritesScreens", dependencies: [
+            "Favorites", "FavoritesCategory", "ListingsCategory", "ViewModels", "TextViews", "HomesScreens", "Mediator",
+            "Signals",
+        ], path: "Sources/Favorites", exclude: ["DataCenters", "Logic", "Records", "Category"],
+           sources: ["Screens", "Targets"]),
+        .target(name: "FavoritesCategory", dependencies: ["HomesScreens", "Mediator", "Signals"],
+                path: "Sources/Favorites/Category"),
+
+        .target(name: "Login", dependencies: ["Networking", "Signals"], exclude: ["Screens", "Targets", "Category"]),
+        .target(name: "LoginScreens", dependencies: [
+            "Login", "ViewModels", "TextViews", "HomesScreens", "Mediator", "Networking", "Signals",
+        ], path: "Sources/Login", exclude: ["APIs", "Logic", "Category"], sources: ["Screens", "Targets"]),
+        .target(name: "LoginCategory", dependencies: ["HomesScreens", "Mediator"], path: "Sources/Login/Category"),
+
+        // Inquiry has no screen of its own: its target, in the business module, hands
+        // out senders of questions.
+        .target(name: "Inquiry", dependencies: ["InquiryCategory", "Mediator", "Networking", "Signals"],
+                exclude: ["Category"]),
+        .target(name: "InquiryCategory", dependencies: ["Mediator", "Signals"], path: "Sources/Inquiry/Category"),
+
+        .target(name: "OperationLogs", dependencies: ["Networking", "Persistence"]),
+
         .executableTarget(name: "App", dependencies: [
-            "Networking", "HomesAPI", "Listings", "Favorites", "Login", "HomesScreens", "Mediator", "Persistence",
-            "HTTPServer", "OperationLogs", "LineEditing",
+            "Networking", "Persistence", "Mediator", "HTTPServer", "HomesAPI", "LineEditing", "HomesScreens",
+            "Listings", "ListingsScreens", "ListingsCategory", "Favorites", "FavoritesScreens", "FavoritesCategory",
+            "LoginScreens", "LoginCategory", "Inquiry", "InquiryCategory", "OperationLogs",
         ]),
 
         // MARK: Tools
@@ -65,8 +95,9 @@ let package = Package(
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
         .testTarget(name: "LineEditingTests", dependencies: ["LineEditing", "TerminalTesting"]),
         .testTarget(name: "HomesTests", dependencies: [
-            "App", "HomesAPI", "HomesScreens", "Listings", "Favorites", "Login", "ViewModels", "TextViews", "Networking",
-            "OperationLogs", "Inquiry",
+            "App", "HomesAPI", "HomesScreens", "Listings", "ListingsScreens", "ListingsCategory", "Favorites",
+            "FavoritesScreens", "FavoritesCategory", "Login", "LoginScreens", "LoginCategory", "ViewModels", "TextViews",
+            "Networking", "OperationLogs", "Inquiry", "InquiryCategory",
             "Signals", "SignalsTesting", "Mediator", "Persistence", "TerminalTesting",
         ], exclude: ["Transcripts"]),
         .testTarget(name: "PersistenceTests",

@@ -1,11 +1,19 @@
 import Dispatch
 import Favorites
+import FavoritesCategory
+import FavoritesScreens
 import Foundation
 import HTTPServer
 import HomesAPI
 import HomesScreens
+import Inquiry
+import InquiryCategory
 import LineEditing
 import Listings
+import ListingsCategory
+import ListingsScreens
+import LoginCategory
+import LoginScreens
 import Mediator
 import Networking
 import OperationLogs
@@ -201,16 +209,16 @@ operationLogger.uploadPending()
 let patchStore = LineHistory.stateFolder(appName: "homes", environment: ProcessInfo.processInfo.environment)
     .map { FileRoutePatchStore(url: $0.appendingPathComponent("routes.json")) }
 let mediator = Mediator(scheme: "homes", patchStore: patchStore)
-let context = HomesContext(engine: engine, favorites: FavoritesLogic(store: FavoritesDataCenter(database: database)),
-                           mediator: mediator, now: now)
-context.registerTargets()
+FeatureTargets(engine: engine, favorites: FavoritesLogic(store: FavoritesDataCenter(database: database)), now: now)
+    .register(in: mediator)
 let routes = RoutePatchLoader(engine: engine, mediator: mediator) { problem in
     FileHandle.standardError.write(Data("homes: \(problem)\n".utf8))
 }
 let logic = ListingLogic(engine: engine)
-let listings = ListingListController(logic: logic, context: context)
+let listings = ListingListController(logic: logic, mediator: mediator, now: now)
 logic.show(.rent)
-let session = Session(root: listings, context: context, terminal: terminal,
+let session = Session(root: listings, shared: AppCommands(mediator: mediator, reachability: engine.reachability),
+                      terminal: terminal,
                       lifecycle: [PageViewLogger(logger: operationLogger)],
                       writeError: { FileHandle.standardError.write(Data($0.utf8)) }) { text in
     FileHandle.standardOutput.write(Data(text.utf8))

@@ -1,21 +1,18 @@
 import Foundation
-import Mediator
-import Networking
 import Signals
 import TextViews
 
-/// The REPL: reads a command per line, hands it to the current screen, and shows the
-/// screen once the work it started has settled (observed: no screen's `isBusy` is true).
+/// The REPL: reads a command per line, offers it to the shared commands, then to the
+/// screen on top, and shows the screen once the work it started has settled (observed: no
+/// screen's `isBusy` is true).
 ///
 /// It lives on the main actor with the screens; lines are read off it, so responses land
 /// and the screen redraws while the user types. On a terminal a status line shows the
 /// work in flight; piped, each command's output appears once its work settled.
 @MainActor
 public final class Session {
-    private let context: HomesContext
-    private let terminal: Terminal
-    private let write: @Sendable (String) -> Void
-    private let writeError: @Sendable (String) -> Void
+    private let shared: (any SharedCommands)?, terminal: Terminal
+    private let write: @Sendable (String) -> Void, writeError: @Sendable (String) -> Void
     /// Whether any command failed (an error line was written): a piped run then exits with 1.
     public private(set) var hadErrors = false
     private let stack: ScreenStack
@@ -29,13 +26,14 @@ public final class Session {
     /// True while a command runs or its work settles: redraws wait for it.
     private var isRunningCommand = false
 
-    /// A session showing `root`, writing with `write` (from any thread, one text at a
-    /// time); error lines go to `writeError` when not on a terminal.
-    public init(root: any Screen, context: HomesContext, terminal: Terminal,
+    /// A session showing `root`, offering each command to `shared` before the screen on
+    /// top, writing with `write` (from any thread, one text at a time); error lines go to
+    /// `writeError` when not on a terminal.
+    public init(root: any Screen, shared: (any SharedCommands)? = nil, terminal: Terminal,
                 lifecycle: [any ScreenLifecycleObserver] = [],
                 writeError: (@Sendable (String) -> Void)? = nil,
                 write: @escaping @Sendable (String) -> Void) {
-        self.context = context
+        self.shared = shared
         self.terminal = terminal
         self.write = OutputLock.serializing(write, colors: terminal.usesColor)
         self.writeError = writeError ?? self.write
@@ -108,6 +106,9 @@ public final class Session {
 
     private enum Result { case quit, written, changed }
 
+    /// The commands of the screen on top, the shared ones, then the session's own.
+    private var help: [CommandHelp] { (stack.top?.commands ?? []) + (shared?.commands ?? []) + CommandHelp.session }
+
     /// Writes an error line: on a terminal with the screen, otherwise to `writeError`
     /// (standard error), and remembers that a command failed.
     private func fail(_ message: String) {
@@ -120,14 +121,14 @@ public final class Session {
         switch input.name {
         case "quit", "exit": return .quit
         case "help":
-            write(CommandHelp.table((stack.top?.commands ?? []) + AppCommands.help, width: terminal.width))
+            write(CommandHelp.table(help, width: terminal.width))
             return .written
         case "back":
             if stack.canPop { stack.pop() } else { fail("nothing to go back to") }
             return .changed
         default: break
         }
-        return apply(AppCommands(context: context).handle(input) ?? stack.top?.handle(input), of: input.name)
+        return apply(shared?.handle(input) ?? stack.top?.handle(input), of: input.name)
     }
 
     /// Does what a command's outcome says: `.changed` when the screen should be shown.
@@ -155,7 +156,6 @@ public final class Session {
 
     /// What Tab offers on the screen shown now.
     private func completer() -> Completer {
-        let help = (stack.top?.commands ?? []) + AppCommands.help
         let names = help.compactMap { $0.usage.split(separator: " ").first.map(String.init) } + ["online", "exit"]
         let arguments = Dictionary(names.map { ($0, stack.top?.completions(for: $0) ?? []) }) { first, _ in first }
         return Completer(commands: Array(Set(names)).sorted(), arguments: arguments)

@@ -1,5 +1,6 @@
 import Foundation
 import Listings
+import ListingsCategory
 
 /// What the listing list shows: every field has a default, so an empty list is valid.
 public struct ListingListViewModel: Equatable, Sendable {

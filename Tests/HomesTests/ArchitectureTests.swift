@@ -25,12 +25,49 @@ import Testing
         }
     }
 
-    @Test func businessModulesMeetOnlyThroughTheMediator() throws {
-        let business: Set<String> = ["Listings", "Favorites", "Login", "Inquiry", "OperationLogs"]
-        for module in business {
+    /// The features: each folder holds the feature's business module, and its screens
+    /// and category modules where it has them.
+    static let features = ["Listings", "Favorites", "Login", "Inquiry", "OperationLogs"]
+
+    /// A feature reaches another only through that one's category, never its business
+    /// code or its screens.
+    @Test func featuresMeetOnlyThroughTheMediatorsCategories() throws {
+        for feature in Self.features {
+            let others = Set(Self.features.filter { $0 != feature }.flatMap { [$0, $0 + "Screens"] })
+            for (name, text) in try files(in: feature) {
+                let reached = imports(of: text).intersection(others)
+                #expect(reached.isEmpty, "\(feature)/\(name) imports \(reached)")
+            }
+        }
+    }
+
+    /// A category is the thin, typed face of its feature's target: it knows the mediator,
+    /// the screen shell and signals, nothing of any feature's code.
+    @Test func categoriesImportNoFeatureCode() throws {
+        for feature in Self.features {
+            for (name, text) in try files(in: feature) where name.hasPrefix("Category/") {
+                let imported = imports(of: text)
+                #expect(imported.isSubset(of: ["Foundation", "Mediator", "HomesScreens", "Signals"]),
+                        "\(feature)/\(name) imports \(imported)")
+            }
+        }
+    }
+
+    /// Targets are registered by the composition root alone, and no screen is downcast
+    /// to reach what it can do: callers go through the typed categories.
+    @Test func onlyTheCompositionRootRegistersTargetsAndNothingDowncastsAController() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+        for module in modules {
             for (name, text) in try files(in: module) {
-                let others = imports(of: text).intersection(business.subtracting([module]))
-                #expect(others.isEmpty, "\(module)/\(name) imports \(others)")
+                if module != "App" && module != "Mediator" {
+                    #expect(!text.contains(".register(target:"), "\(module)/\(name) registers a target")
+                }
+                for cast in ["as? ", "as! "] {
+                    for part in text.components(separatedBy: cast).dropFirst() {
+                        let type = part.prefix { $0.isLetter || $0.isNumber }
+                        #expect(!type.hasSuffix("Controller"), "\(module)/\(name) casts to \(type)")
+                    }
+                }
             }
         }
     }
@@ -48,28 +85,49 @@ import Testing
         }
     }
 
-    /// In a business module every type has a file of its own, named after it, in the
-    /// folder of its role.
-    @Test func businessModulesKeepOneTypePerFileInTheFolderOfItsRole() throws {
-        let roles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Targets"]
-        for module in ["Listings", "Favorites", "Login", "Inquiry", "OperationLogs"] {
-            let files = try files(in: module)
-            #expect(!files.isEmpty, "no sources found for \(module)")
+    /// In a feature every type has a file of its own, named after it, in the folder of
+    /// its role; a file that only extends a type is named `Type+Topic.swift`.
+    @Test func featuresKeepOneTypePerFileInTheFolderOfItsRole() throws {
+        let roles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Screens", "Targets",
+                                  "Category"]
+        for feature in Self.features {
+            let files = try files(in: feature)
+            #expect(!files.isEmpty, "no sources found for \(feature)")
             for (name, text) in files {
                 let parts = name.split(separator: "/")
-                #expect(parts.count == 2 && roles.contains(String(parts[0])), "\(module)/\(name) is not in a role's folder")
+                #expect(parts.count == 2 && roles.contains(String(parts[0])), "\(feature)/\(name) is not in a role's folder")
                 let types = declaredTypes(in: text)
                 let base = String((parts.last ?? "").dropLast(".swift".count))
-                #expect(types == [base], "\(module)/\(name) declares \(types)")
+                if let plus = base.firstIndex(of: "+") {
+                    #expect(types.isEmpty && text.contains("extension \(base[..<plus]) {"),
+                            "\(feature)/\(name) should only extend \(base[..<plus]) but declares \(types)")
+                } else {
+                    #expect(types == [base], "\(feature)/\(name) declares \(types)")
+                }
             }
         }
     }
 
-    @Test func controllersStayUnderTwoHundredLines() throws {
-        for (name, text) in try files(in: "HomesScreens") where name.hasSuffix("Controller.swift") || name == "Session.swift" {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
-            #expect(lines <= 200, "HomesScreens/\(name) has \(lines) lines")
+    /// Each feature with a target has a category beside it, and the other way round.
+    @Test func everyTargetHasItsCategoryBesideIt() throws {
+        for feature in Self.features {
+            let names = try files(in: feature).map(\.name)
+            let hasTarget = names.contains { $0.hasPrefix("Targets/") }
+            let hasCategory = names.contains { $0.hasPrefix("Category/Mediator+") }
+            #expect(hasTarget == hasCategory, "\(feature): a target \(hasTarget), a category \(hasCategory)")
         }
+    }
+
+    @Test func controllersStayUnderTwoHundredLines() throws {
+        var checked = 0
+        for module in Self.features + ["HomesScreens"] {
+            for (name, text) in try files(in: module) where name.hasSuffix("Controller.swift") || name == "Session.swift" {
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                #expect(lines <= 200, "\(module)/\(name) has \(lines) lines")
+                checked += 1
+            }
+        }
+        #expect(checked >= 7)
     }
 
     /// View models say what each value is: no rows of strings whose meaning is their place.

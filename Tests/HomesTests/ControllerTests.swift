@@ -16,7 +16,7 @@ import TextViews
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let context = context(harness)
-        let controller = await harness.run { ListingListController(logic: logic, context: context) }
+        let controller = await harness.run { context.listings(logic) }
         await harness.run { logic.show(.rent) }
         var lines = await harness.run { controller.rootView.render(width: 80) }
         #expect(lines.first == "Rentals")
@@ -39,7 +39,7 @@ import TextViews
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let context = context(harness)
-        let controller = await harness.run { ListingListController(logic: logic, context: context) }
+        let controller = await harness.run { context.listings(logic) }
         await harness.run { logic.show(.rent) }
         let names = { await harness.run { controller.rootView.render(width: 80) }.filter { $0.hasPrefix("2 ") } }
         #expect(await names().first?.contains("★") == false)
@@ -53,7 +53,7 @@ import TextViews
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let context = context(harness)
-        let controller = await harness.run { ListingListController(logic: logic, context: context) }
+        let controller = await harness.run { context.listings(logic) }
         #expect(errorText(await harness.run { controller.handle("list", ["boats"]) }) == "usage: list rent|new|resale")
         #expect(errorText(await harness.run { controller.handle("filter", ["rooms"]) }) == "usage: filter KEY VALUE... or filter clear")
         #expect(await harness.run { controller.handle("fly", []) } == nil)
@@ -63,7 +63,7 @@ import TextViews
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let context = context(harness)
-        let controller = await harness.run { ListingListController(logic: logic, context: context) }
+        let controller = await harness.run { context.listings(logic) }
         let changes = controller.changes.record()
         await harness.run { logic.show(.resale) }
         #expect(changes.values.count >= 2)
@@ -75,7 +75,7 @@ import TextViews
         let tracker = ReleaseTracker()
         let context = context(harness)
         await harness.run {
-            let controller = ListingListController(logic: logic, context: context)
+            let controller = context.listings(logic)
             tracker.track(controller, "controller")
             tracker.track(controller.rootView, "table view")
             logic.show(.rent)
@@ -88,10 +88,10 @@ import TextViews
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
         let context = context(harness)
-        let root = await harness.run { ListingListController(logic: logic, context: context) }
+        let root = await harness.run { context.listings(logic) }
         await harness.run { logic.show(.rent) }
         let lines = Lines()
-        let session = Session(root: root, context: context,
+        let session = Session(root: root, shared: context.sharedCommands,
                               terminal: Terminal(isInteractive: false, width: 60)) { lines.append($0) }
         weak var detail: AnyObject?
         #expect(await session.execute("open 2"))
@@ -104,13 +104,8 @@ import TextViews
         #expect(lines.text.contains("> back"))
     }
 
-    func context(_ harness: HomesHarness) -> HomesContext {
-        let database = DatabasePool().database(at: NSTemporaryDirectory() + "homes-test-\(UUID().uuidString).sqlite")
-        let favorites = FavoritesLogic(store: FavoritesDataCenter(database: database))
-        let context = HomesContext(engine: harness.engine, favorites: favorites, mediator: Mediator(scheme: "homes"),
-                                   now: { now })
-        context.registerTargets()
-        return context
+    func context(_ harness: HomesHarness) -> Features {
+        Features(harness, now: now)
     }
 
     private func isHandled(_ outcome: CommandOutcome) -> Bool {

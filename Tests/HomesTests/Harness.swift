@@ -1,4 +1,5 @@
 import Dispatch
+import ListingsCategory
 import Synchronization
 import Foundation
 import HomesAPI

@@ -1,6 +1,7 @@
 import Foundation
 import HomesAPI
 import Listings
+import ListingsCategory
 import Networking
 import Signals
 import SignalsTesting

@@ -55,10 +55,10 @@ import Testing
         let controllerTests = ListingListControllerTests()
         let context = controllerTests.context(harness)
         let logic = ListingLogic(engine: harness.engine)
-        let root = await harness.run { ListingListController(logic: logic, context: context) }
+        let root = await harness.run { context.listings(logic) }
         await harness.run { logic.show(.rent) }
         let recorder = Recorder()
-        let session = Session(root: root, context: context,
+        let session = Session(root: root, shared: context.sharedCommands,
                               terminal: Terminal(isInteractive: false, width: 60), lifecycle: [recorder]) { _ in }
         let lines = ScriptedLines(["open 1", "back", "favs", "back", "quit"])
         await session.run(from: PipedLines { lines.next() })

@@ -1,7 +1,10 @@
 import Favorites
+import FavoritesCategory
 import Foundation
 import HomesScreens
 import Listings
+import ListingsCategory
+import ListingsScreens
 import Login
 import Mediator
 import Networking
@@ -16,7 +19,7 @@ import ViewModels
 @MainActor @Suite struct ScreenTests {
     let now = Date(timeIntervalSince1970: 1_763_700_000)
 
-    func setUp() -> (HomesHarness, HomesContext) {
+    func setUp() -> (HomesHarness, Features) {
         let harness = HomesHarness()
         harness.engine.services.register(APIService(name: "account", baseURL: URL(string: "http://embedded.test/api")!,
                                                     signingSecret: HomesHarness.secret))
@@ -76,7 +79,7 @@ import ViewModels
         _ = await harness.run { form.handle("submit", []) }
         lines = await harness.run { form.rootView.render(width: 70) }
         #expect(lines.contains("signed in as mei"))
-        #expect(context.login.signedInAs.value == "mei")
+        #expect(context.mediator.signedInUser() == "mei")
     }
 
     @Test func theSignInShortcutGoesThroughTheMediatorAndNeverThroughAURL() async throws {
@@ -92,19 +95,19 @@ import ViewModels
         await harness.flush()
         #expect(form.rootView.render(width: 70).contains("signed in as mei"))
         // Credentials never travel in a URL: the action is for this process only.
-        context.login.signOut()
+        _ = context.mediator.signOut()
         let fromURL = await harness.run { context.mediator.screen(at: "homes://account/sign-in?username=mei&password=homes2026") }
         guard case .error = fromURL else {
             Issue.record("a URL signed in: \(fromURL)")
             return
         }
-        #expect(context.login.signedInAs.value == nil)
+        #expect(context.mediator.signedInUser() == nil)
     }
 
     @Test func mapAndNoticeScreens() async throws {
         let (harness, context) = setUp()
         let logic = ListingLogic(engine: harness.engine)
-        let list = await harness.run { ListingListController(logic: logic, context: context) }
+        let list = await harness.run { context.listings(logic) }
         await harness.run { logic.show(.resale) }
         let map = try #require(await harness.run { list.handle("map", []) }.flatMap(screen))
         let lines = map.rootView.render(width: 80)
@@ -125,12 +128,31 @@ import ViewModels
         #expect(errorText(second.handle("open", ["1"]))?.hasPrefix("usage: open N, with N one of 9, ") == true)
     }
 
+    /// Features meet only through the mediator: with the favourites and inquiries left
+    /// out, the listings still open, and what needs the others says so.
+    @Test func aFeatureLeftOutIsSaidAndTheOthersStillWork() async throws {
+        let harness = HomesHarness()
+        let mediator = Mediator(scheme: "homes")
+        mediator.register(target: Mediator.listingsTarget) { [engine = harness.engine, now] in
+            ListingTarget(engine: engine, mediator: mediator, now: { now })
+        }
+        let detail = try #require(await harness.run { screen(mediator.listingDetail(kind: .rent, id: 2)) })
+        await harness.flush()
+        let lines = await harness.run { detail.rootView.render(width: 60) }
+        #expect(lines.first == "Courtyard 2")
+        #expect(errorText(await harness.run { detail.handle("fav", []) })?.hasPrefix("favourites are not available") == true)
+        #expect(errorText(await harness.run { detail.handle("ask", ["hello"]) }) == "questions to agents are not available")
+        #expect(await harness.run { mediator.savedListings().value }.isEmpty)
+        let list = await harness.run { screen(mediator.favoritesList()) }
+        #expect(list?.name == "notice")
+    }
+
     @Test func aScreenAlreadyOnTopIsNotPushedAgain() async {
         let (harness, context) = setUp()
         let logic = ListingLogic(engine: harness.engine)
-        let list = await harness.run { ListingListController(logic: logic, context: context) }
+        let list = await harness.run { context.listings(logic) }
         let lines = Lines()
-        let session = Session(root: list, context: context, terminal: Terminal(isInteractive: false, width: 60)) { lines.append($0) }
+        let session = Session(root: list, shared: context.sharedCommands, terminal: Terminal(isInteractive: false, width: 60)) { lines.append($0) }
         #expect(await session.execute("favs"))
         #expect(await session.execute("favs"))
         #expect(await session.execute("back"))

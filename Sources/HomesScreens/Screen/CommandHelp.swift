@@ -3,6 +3,13 @@ import TextViews
 
 /// One command a screen understands, for `help`.
 public struct CommandHelp: Sendable {
+    /// The commands the session answers itself, on every screen.
+    static let session = [
+        CommandHelp(usage: "back", summary: "return to the previous screen"),
+        CommandHelp(usage: "help", summary: "list these commands"),
+        CommandHelp(usage: "quit", summary: "leave homes"),
+    ]
+
     /// How to type it.
     public let usage: String
     /// What it does.

@@ -1,4 +1,5 @@
 import Foundation
+import InquiryCategory
 import Networking
 import Signals
 
@@ -7,7 +8,7 @@ import Signals
 /// sees one result (`status`). A plain message is one call, `inquiry/send`; one with a
 /// photo takes three: an upload slot, the upload, then the message with the photo's URL.
 @MainActor
-public final class InquiryLogic: APIManagerDelegate, APIManagerParameterSource {
+public final class InquiryLogic: APIManagerDelegate, APIManagerParameterSource, InquirySender {
     /// Sending, sent or failed, for the screen.
     public let status: Property<String?>
     /// Whether a message is on its way.

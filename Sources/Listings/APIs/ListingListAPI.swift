@@ -1,4 +1,5 @@
 import Foundation
+import ListingsCategory
 import Networking
 
 /// The list API of one kind. Each kind's service names its keys its own way: rentals

@@ -1,4 +1,5 @@
 import Foundation
+import ListingsCategory
 import Networking
 import Signals
 

@@ -1,4 +1,5 @@
 import Foundation
+import ListingsCategory
 import Networking
 
 /// One listing, the same shape whichever service it came from.

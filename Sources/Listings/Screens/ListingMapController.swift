@@ -1,4 +1,6 @@
+import HomesScreens
 import Listings
+import ListingsCategory
 import Mediator
 import Signals
 import TextViews

@@ -1,12 +1,15 @@
-import Favorites
+import FavoritesCategory
 import Foundation
-import Inquiry
+import HomesScreens
+import InquiryCategory
 import Listings
+import Mediator
 import Signals
 import TextViews
 import ViewModels
 
-/// Coordinates the detail screen: the listing, its favourite mark, and fav/unfav.
+/// Coordinates the detail screen: the listing, its favourite mark, fav/unfav and asking
+/// the agent. Favourites and inquiries are other features: reached through the mediator.
 @MainActor
 public final class ListingDetailController: Screen {
     public let name = "detail"
@@ -15,8 +18,8 @@ public final class ListingDetailController: Screen {
     public let changes: Signal<Void>
     public let isBusy: Property<Bool>
     private let logic: ListingDetailLogic
-    private let favorites: FavoritesLogic
-    private let inquiry: InquiryLogic
+    private let mediator: Mediator
+    private let inquiry: (any InquirySender)?
     private let now: @Sendable () -> Date
     private let title = LabelView()
     private let facts = TableView<ListingDetailViewModel.Fact>(columns: [
@@ -27,16 +30,20 @@ public final class ListingDetailController: Screen {
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
 
-    init(logic: ListingDetailLogic, favorites: FavoritesLogic, inquiry: InquiryLogic, now: @escaping @Sendable () -> Date) {
+    /// The screen of `logic`'s listing; favourites and inquiries through `mediator`.
+    init(logic: ListingDetailLogic, mediator: Mediator, now: @escaping @Sendable () -> Date) {
         self.logic = logic
-        self.favorites = favorites
-        self.inquiry = inquiry
+        self.mediator = mediator
         self.now = now
+        let inquiry = mediator.inquirySender()
+        self.inquiry = inquiry
         rootView = StackView([facts, mark, inquiryStatus])
         (changes, changed) = Signal<Void>.pipe()
-        isBusy = Property.combineLatest(logic.isLoading, inquiry.isSending).map { loading, sending in loading || sending }
+        isBusy = Property.combineLatest(logic.isLoading, inquiry?.isSending ?? Property(value: false))
+            .map { loading, sending in loading || sending }
         facts.emptyText = ""
-        let isSaved = favorites.isSaved(kind: logic.kind.rawValue, listingID: logic.id)
+        let listing = SavedListing(kind: logic.kind.rawValue, id: logic.id)
+        let isSaved = mediator.savedListings().map { $0.contains(listing) }.skipRepeats()
         let viewModel = Property.combineLatest(logic.detail, logic.isLoading, logic.problem, isSaved)
             .map { detail, isLoading, problem, isSaved in
                 ListingDetailViewModel(detail: detail, isLoading: isLoading, problem: problem, isFavorite: isSaved, now: now())
@@ -46,15 +53,16 @@ public final class ListingDetailController: Screen {
         viewModel.bind(\.status, to: facts) { view, status in view.status = status }.dispose(in: bag)
         viewModel.bind(\.favoriteMark, to: mark) { view, text in view.text = text }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
-        inquiry.status.bind(to: inquiryStatus) { view, status in view.text = status ?? "" }.dispose(in: bag)
-        inquiry.status.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
+        if let inquiry {
+            inquiry.status.bind(to: inquiryStatus) { view, status in view.text = status ?? "" }.dispose(in: bag)
+            inquiry.status.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
+        }
         logic.load()
     }
 
-
     public func cancelWork() {
         logic.cancel()
-        inquiry.cancel()
+        inquiry?.cancel()
     }
 
     public func completions(for command: String) -> [String] {
@@ -81,8 +89,8 @@ public final class ListingDetailController: Screen {
             guard arguments.isEmpty else { return .error("usage: \(command)") }
             guard let detail = logic.detail.value else { return .error("the listing has not loaded") }
             let problem = command == "fav"
-                ? favorites.save(kind: detail.kind.rawValue, listingID: detail.id, name: detail.name, price: detail.price)
-                : favorites.remove(kind: detail.kind.rawValue, listingID: detail.id)
+                ? mediator.saveFavorite(kind: detail.kind.rawValue, id: detail.id, name: detail.name, price: detail.price)
+                : mediator.forgetFavorite(kind: detail.kind.rawValue, id: detail.id)
             return problem.map(CommandOutcome.error) ?? .handled
         default:
             return nil
@@ -93,6 +101,7 @@ public final class ListingDetailController: Screen {
 
     private func ask(_ words: [String], photo: String?) -> CommandOutcome {
         if photo?.isEmpty == true { return .error("usage: ask TEXT [--photo FILE]: --photo needs a file") }
+        guard let inquiry else { return .error("questions to agents are not available") }
         return inquiry.ask(kind: logic.kind.rawValue, listingID: logic.id, text: words.joined(separator: " "),
                            photoPath: photo).map(CommandOutcome.error) ?? .handled
     }

@@ -1,6 +1,8 @@
-import Favorites
+import FavoritesCategory
 import Foundation
+import HomesScreens
 import Listings
+import ListingsCategory
 import Mediator
 import Signals
 import TextViews
@@ -14,7 +16,6 @@ public final class ListingListController: Screen {
     public let rootView: any TextView
     public let changes: Signal<Void>
     private let logic: ListingLogic
-    private let favorites: FavoritesLogic
     private let mediator: Mediator
     private let now: @Sendable () -> Date
     private let table = TableView<ListingListViewModel.Row>(columns: [
@@ -25,16 +26,14 @@ public final class ListingListController: Screen {
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
 
-    /// A controller for `logic`'s list; detail screens open through `context`'s mediator.
-    public init(logic: ListingLogic, context: HomesContext) {
+    /// A controller for `logic`'s list; detail screens and favourites through `mediator`.
+    public init(logic: ListingLogic, mediator: Mediator, now: @escaping @Sendable () -> Date) {
         self.logic = logic
-        favorites = context.favorites
-        mediator = context.mediator
-        now = context.now
-        let now = context.now
+        self.mediator = mediator
+        self.now = now
         rootView = table
         (changes, changed) = Signal<Void>.pipe()
-        let viewModel = Self.viewModel(of: logic, favorites: context.favorites, now: now)
+        let viewModel = Self.viewModel(of: logic, saved: mediator.savedListings(), now: now)
         viewModel.bind(\.title, to: table) { table, title in table.title = title }.dispose(in: bag)
         viewModel.bind(\.rows, to: table) { table, rows in table.rows = rows }.dispose(in: bag)
         viewModel.bind(\.status, to: table) { table, status in table.status = status }.dispose(in: bag)
@@ -125,25 +124,24 @@ public final class ListingListController: Screen {
         case "open":
             return mediator.listingDetail(kind: listing.kind, id: listing.id)
         case "fav":
-            let problem = favorites.save(kind: listing.kind.rawValue, listingID: listing.id, name: listing.name,
-                                         price: listing.price)
+            let problem = mediator.saveFavorite(kind: listing.kind.rawValue, id: listing.id, name: listing.name,
+                                                price: listing.price)
             return problem.map(CommandOutcome.error) ?? .handled
         default:
-            return favorites.remove(kind: listing.kind.rawValue, listingID: listing.id).map(CommandOutcome.error) ?? .handled
+            return mediator.forgetFavorite(kind: listing.kind.rawValue, id: listing.id).map(CommandOutcome.error) ?? .handled
         }
     }
 
     // MARK: - Factories
 
-    private static func viewModel(of logic: ListingLogic, favorites: FavoritesLogic,
+    private static func viewModel(of logic: ListingLogic, saved: Property<Set<SavedListing>>,
                                   now: @escaping @Sendable () -> Date) -> Property<ListingListViewModel> {
-        let saved = favorites.favorites.map { Set($0.map { "\($0.kind)/\($0.listingID)" }) }
         return Property.combineLatest(logic.kind, logic.listings, logic.filters, logic.isLoading, logic.isComplete,
                                       logic.problem, saved)
             .map { kind, listings, filters, isLoading, isComplete, problem, saved in
                 ListingListViewModel(kind: kind, listings: listings, filters: filters, isLoading: isLoading,
                                      isComplete: isComplete, problem: problem, now: now(),
-                                     isSaved: { saved.contains("\($0.kind.rawValue)/\($0.id)") })
+                                     isSaved: { saved.contains(SavedListing(kind: $0.kind.rawValue, id: $0.id)) })
             }
     }
 }

@@ -1,3 +1,4 @@
+import HomesScreens
 import Login
 import Signals
 import TextViews

@@ -1,10 +1,10 @@
 import Foundation
+import ListingsCategory
 import Networking
 
-/// The kinds of listing, each served by its own API with its own keys.
-public enum ListingKind: String, CaseIterable, Sendable {
-    case rent, new, resale
-
+/// Each kind's service and key style: the one description of them, for the app and its
+/// tests alike.
+extension ListingKind {
     /// The service that serves this kind.
     public var serviceName: String {
         switch self {

@@ -1,6 +1,7 @@
 import Favorites
 import Foundation
-import Listings
+import HomesScreens
+import ListingsCategory
 import Mediator
 import Signals
 import TextViews

@@ -1,0 +1,42 @@
+import HomesScreens
+import Mediator
+import Signals
+
+extension Mediator {
+    /// The name the favourites' target is registered under.
+    public static let favoritesTarget = "favorites"
+}
+
+/// The favourites' category: the typed calls other features and the app make to the
+/// favourites' target, which answers them with its one `FavoritesLogic`.
+@MainActor
+extension Mediator {
+    /// The favourites screen.
+    public func favoritesList() -> CommandOutcome {
+        outcome(of: perform(target: Self.favoritesTarget, action: "list"))
+    }
+
+    /// The listings saved as favourites, now and as they change; none when favourites
+    /// are not available.
+    public func savedListings() -> Property<Set<SavedListing>> {
+        perform(target: Self.favoritesTarget, action: "saved").value(as: Property<Set<SavedListing>>.self)
+            ?? Property(value: [])
+    }
+
+    /// Saves the listing `id` of `kind` (a kind's name) as a favourite, with the `name`
+    /// and `price` (in yuan) to show for it; returns a problem to show, or nil.
+    public func saveFavorite(kind: String, id: Int, name: String, price: Int) -> String? {
+        problem(of: perform(target: Self.favoritesTarget, action: "save",
+                            params: ["kind": kind, "id": id, "name": name, "price": price]))
+    }
+
+    /// Forgets the favourite listing `id` of `kind`; returns a problem to show, or nil.
+    public func forgetFavorite(kind: String, id: Int) -> String? {
+        problem(of: perform(target: Self.favoritesTarget, action: "remove", params: ["kind": kind, "id": id]))
+    }
+
+    private func problem(of outcome: MediatorOutcome) -> String? {
+        if let notFound = outcome.notFound { return "favourites are not available: \(notFound.description)" }
+        return outcome.value(as: String.self)
+    }
+}

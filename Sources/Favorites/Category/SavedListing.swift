@@ -1,0 +1,14 @@
+/// A listing saved as a favourite, as other features see it: its kind's name (`rent`,
+/// `new`, `resale`) and its id within that kind.
+public struct SavedListing: Hashable, Sendable {
+    /// The name of the listing's kind.
+    public let kind: String
+    /// The listing's id within its kind.
+    public let id: Int
+
+    /// The listing `id` of the kind named `kind`.
+    public init(kind: String, id: Int) {
+        self.kind = kind
+        self.id = id
+    }
+}

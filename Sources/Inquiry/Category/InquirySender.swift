@@ -1,0 +1,16 @@
+import Signals
+
+/// Sends a question about a listing to its agent: what the inquiries' target hands to
+/// other features, so they can ask without importing `Inquiry`.
+@MainActor
+public protocol InquirySender: AnyObject {
+    /// Sending, sent or failed, for the screen; nil before the first question.
+    var status: Property<String?> { get }
+    /// Whether a question is on its way.
+    var isSending: Property<Bool> { get }
+    /// Asks `text` about the listing `listingID` of the kind named `kind`, with the photo
+    /// at `photoPath` if there is one; returns a problem at once for bad input, or nil.
+    func ask(kind: String, listingID: Int, text: String, photoPath: String?) -> String?
+    /// Stops the question on its way, if any.
+    func cancel()
+}

@@ -1,0 +1,20 @@
+import InquiryCategory
+import Mediator
+import Networking
+
+/// The inquiries' target: hands out a sender of questions (an `InquiryLogic`) to the
+/// screens that ask. Registered by the app's composition root; reached through the
+/// inquiries' category.
+@MainActor
+public final class InquiryTarget: @MainActor MediatorTarget {
+    private let engine: APIEngine
+
+    /// A target whose senders send through `engine`'s `account` service.
+    public init(engine: APIEngine) {
+        self.engine = engine
+    }
+
+    public func registerActions(_ actions: TargetActions) {
+        actions.on("sender") { [engine] _ in InquiryLogic(engine: engine) as any InquirySender }
+    }
+}

@@ -1,0 +1,39 @@
+import HomesScreens
+import Login
+import Mediator
+import Networking
+
+/// The account's target: the sign-in screen (`homes://account/login`), signing in at
+/// once and signing out, all with the one `LoginLogic` of the session. Registered by the
+/// app's composition root; reached through the account's category.
+@MainActor
+public final class AccountTarget: @MainActor MediatorTarget {
+    private let logic: LoginLogic
+
+    /// A target signing in through `engine`'s `account` service.
+    public init(engine: APIEngine) {
+        logic = LoginLogic(engine: engine)
+    }
+
+    public func registerActions(_ actions: TargetActions) {
+        actions.on("login", allowsRemoteCalls: true) { [logic] _ in LoginController(logic: logic) }
+        // The form filled and submitted: for this process only, as credentials never
+        // travel in a URL.
+        actions.on("sign-in") { [logic] params in
+            guard let user = params.string("username"), let password = params.string("password") else {
+                throw MediatorError.badParameters("sign-in needs a username and a password")
+            }
+            let form = LoginController(logic: logic)
+            if case .error(let problem) = form.signIn(user: user, password: password) {
+                return ScreenWithProblem(screen: form, problem: problem)
+            }
+            return form
+        }
+        actions.on("sign-out") { [logic] _ in
+            guard let user = logic.signedInAs.value else { return CommandOutcome.error("nobody is signed in") }
+            logic.signOut()
+            return CommandOutcome.note("signed out \(user)")
+        }
+        actions.on("signed-in-as") { [logic] _ in logic.signedInAs.value }
+    }
+}
