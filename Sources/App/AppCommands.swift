@@ -14,6 +14,7 @@ struct AppCommands: SharedCommands {
     let commands = [
         CommandHelp(usage: "login [USER PASSWORD]", summary: "sign in (the form, or at once)"),
         CommandHelp(usage: "logout", summary: "sign out"),
+        CommandHelp(usage: "account", summary: "show who is signed in"),
         CommandHelp(usage: "favs", summary: "show the favourites"),
         CommandHelp(usage: "go URL", summary: "open a homes:// link"),
         CommandHelp(usage: "offline / online", summary: "simulate losing and regaining the network"),
@@ -31,6 +32,8 @@ struct AppCommands: SharedCommands {
             return arguments.isEmpty ? mediator.loginForm() : mediator.signIn(user: arguments[0], password: arguments[1])
         case "logout":
             return arguments.isEmpty ? mediator.signOut() : .error("usage: logout")
+        case "account":
+            return arguments.isEmpty ? mediator.accountSummary() : .error("usage: account")
         case "go":
             guard arguments.count == 1 else { return .error("usage: go URL, like go homes://listing/detail?kind=rent&id=3") }
             return mediator.screen(at: arguments[0])

@@ -82,6 +82,25 @@ import ViewModels
         #expect(context.mediator.signedInUser() == "mei")
     }
 
+    /// The screen added by following Docs/Architecture.md's steps: it touched the Login
+    /// folder, one new view model file and the shared commands, nothing else.
+    @Test func theAccountScreenFollowsSigningInAndOut() async throws {
+        let (harness, context) = setUp()
+        let account = try #require(await harness.run { screen(context.mediator.accountSummary()) })
+        #expect(account.rootView.render(width: 60) == ["Account", "--------", "Signed in as  nobody", "login to sign in"])
+        let changes = account.changes.record()
+        _ = await harness.run { context.mediator.signIn(user: "mei", password: "homes2026") }
+        await harness.flush()
+        #expect(account.rootView.render(width: 60) == [
+            "Account", "--------", "Signed in as  mei", "Kept          until logout or quit", "logout to sign out",
+        ])
+        _ = context.mediator.signOut()
+        #expect(account.rootView.render(width: 60).contains("Signed in as  nobody"))
+        #expect(changes.values.count == 2)
+        let fromLink = await harness.run { screen(context.mediator.screen(at: "homes://account/summary")) }
+        #expect(fromLink?.name == "account")
+    }
+
     @Test func theSignInShortcutGoesThroughTheMediatorAndNeverThroughAURL() async throws {
         let (harness, context) = setUp()
         // An invalid form opens with its problem; a valid one signs in.

@@ -14,6 +14,11 @@ extension Mediator {
         outcome(of: perform(target: Self.accountTarget, action: "login"))
     }
 
+    /// The account screen: who is signed in.
+    public func accountSummary() -> CommandOutcome {
+        outcome(of: perform(target: Self.accountTarget, action: "summary"))
+    }
+
     /// The sign-in screen, filled with `user` and `password` and submitted.
     public func signIn(user: String, password: String) -> CommandOutcome {
         outcome(of: perform(target: Self.accountTarget, action: "sign-in", params: ["username": user, "password": password]))

@@ -3,8 +3,8 @@ import Login
 import Mediator
 import Networking
 
-/// The account's target: the sign-in screen (`homes://account/login`), signing in at
-/// once and signing out, all with the one `LoginLogic` of the session. Registered by the
+/// The account's target: the sign-in screen (`homes://account/login`), the account
+/// screen (`homes://account/summary`), signing in at once and signing out, all with the one `LoginLogic` of the session. Registered by the
 /// app's composition root; reached through the account's category.
 @MainActor
 public final class AccountTarget: @MainActor MediatorTarget {
@@ -17,6 +17,7 @@ public final class AccountTarget: @MainActor MediatorTarget {
 
     public func registerActions(_ actions: TargetActions) {
         actions.on("login", allowsRemoteCalls: true) { [logic] _ in LoginController(logic: logic) }
+        actions.on("summary", allowsRemoteCalls: true) { [logic] _ in AccountController(logic: logic) }
         // The form filled and submitted: for this process only, as credentials never
         // travel in a URL.
         actions.on("sign-in") { [logic] params in
