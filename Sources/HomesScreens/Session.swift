@@ -23,15 +23,15 @@ public final class Session {
     private lazy var status = StatusLine(write: write)
     /// Error lines of the line being run, shown under its screen on a terminal.
     private var errorsToShow: [String] = []
-    /// True while a command runs or its work settles: redraws wait for it.
-    private var isRunningCommand = false
+    /// True while a command runs or its work settles: redraws wait for it, and remember
+    /// in `changedWhileRunning` that the screen must be drawn once it is done.
+    private var isRunningCommand = false, changedWhileRunning = false
 
     /// A session showing `root`, offering each command to `shared` before the screen on
     /// top, writing with `write` (from any thread, one text at a time); error lines go to
     /// `writeError` when not on a terminal.
     public init(root: any Screen, shared: (any SharedCommands)? = nil, terminal: Terminal,
-                lifecycle: [any ScreenLifecycleObserver] = [],
-                writeError: (@Sendable (String) -> Void)? = nil,
+                lifecycle: [any ScreenLifecycleObserver] = [], writeError: (@Sendable (String) -> Void)? = nil,
                 write: @escaping @Sendable (String) -> Void) {
         self.shared = shared
         self.terminal = terminal
@@ -75,7 +75,7 @@ public final class Session {
             return true
         }
         guard !commands.isEmpty else { return true }
-        isRunningCommand = true
+        (isRunningCommand, changedWhileRunning) = (true, false)
         defer { isRunningCommand = false }
         if !terminal.isInteractive { write("> \(line.trimmingCharacters(in: .whitespaces))\n") }
         // Synchronously on the main actor: no response can land between the commands of a line.
@@ -91,7 +91,7 @@ public final class Session {
                 fail("a secret is read without echo on a terminal only; here, type it after the command")
             }
         }
-        if results.contains(.changed) { await settleAndShow() }
+        if results.contains(.changed) || changedWhileRunning { await settleAndShow() }
         errorsToShow.forEach(write)
         errorsToShow = []
         return !results.contains(.quit)
@@ -105,7 +105,6 @@ public final class Session {
     }
 
     private enum Result { case quit, written, changed }
-
     /// The commands of the screen on top, the shared ones, then the session's own.
     private var help: [CommandHelp] { (stack.top?.commands ?? []) + (shared?.commands ?? []) + CommandHelp.session }
 
@@ -191,7 +190,8 @@ public final class Session {
         redraw?.dispose()
         guard let screen = stack.top else { return }
         redraw = screen.changes.observeOnMainActor { [weak self, weak screen] in
-            guard let self, let screen, !self.isRunningCommand else { return }
+            guard let self, let screen else { return }
+            guard !self.isRunningCommand else { return self.changedWhileRunning = true }
             let lines = screen.rootView.render(width: self.terminal.width)
             self.write("\n" + lines.joined(separator: "\n") + "\nhomes> ")
         }

@@ -116,6 +116,21 @@ final class TerminalHomes: Sendable {
         homes.quit()
     }
 
+    /// A command that only prints a line (`logout`) but changes the screen shown (the
+    /// account) draws the screen again after its line.
+    @Test func aNoteThatChangesTheScreenShownRedrawsIt() throws {
+        let homes = try TerminalHomes()
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        homes.type("login mei homes2026\r")
+        #expect(homes.waitFor("signed in as mei"))
+        homes.type("account\r")
+        #expect(homes.waitFor("Signed in as  mei"))
+        homes.type("logout\r")
+        #expect(homes.waitFor("signed out mei"))
+        #expect(homes.waitFor("Signed in as  nobody"), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        homes.quit()
+    }
+
     @Test func ctrlRFindsAnEarlierCommand() throws {
         let homes = try TerminalHomes()
         #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
