@@ -147,12 +147,34 @@ import ViewModels
         #expect(errorText(second.handle("open", ["1"]))?.hasPrefix("usage: open N, with N one of 9, ") == true)
     }
 
+    /// The mediator keeps its targets, and their actions and screens point back at it
+    /// without keeping it: once the app lets go, all of it is freed.
+    @Test func theMediatorItsTargetsAndTheirScreensAreFreedTogether() async throws {
+        weak var mediator: Mediator?
+        weak var favorites: FavoritesLogic?
+        weak var detail: AnyObject?
+        do {
+            let (harness, context) = setUp()
+            mediator = context.mediator
+            favorites = context.favorites
+            let opened = try #require(await harness.run { screen(context.mediator.listingDetail(kind: .rent, id: 2)) })
+            detail = opened
+            #expect(await harness.run { screen(context.mediator.favoritesList()) }?.name == "favourites")
+            #expect(await harness.run { screen(context.mediator.loginForm()) }?.name == "login")
+            #expect(context.mediator.saveFavorite(kind: "rent", id: 2, name: "Courtyard 2", price: 3_600) == nil)
+            await harness.flush()
+        }
+        #expect(mediator == nil)
+        #expect(favorites == nil)
+        #expect(detail == nil)
+    }
+
     /// Features meet only through the mediator: with the favourites and inquiries left
     /// out, the listings still open, and what needs the others says so.
     @Test func aFeatureLeftOutIsSaidAndTheOthersStillWork() async throws {
         let harness = HomesHarness()
         let mediator = Mediator(scheme: "homes")
-        mediator.register(target: Mediator.listingsTarget) { [engine = harness.engine, now] in
+        mediator.register(target: Mediator.listingsTarget) { [engine = harness.engine, unowned mediator, now] in
             ListingTarget(engine: engine, mediator: mediator, now: { now })
         }
         let detail = try #require(await harness.run { screen(mediator.listingDetail(kind: .rent, id: 2)) })

@@ -25,7 +25,7 @@ public final class FavoritesTarget: @MainActor MediatorTarget {
     }
 
     public func registerActions(_ actions: TargetActions) {
-        actions.on("list", allowsRemoteCalls: true) { [logic, mediator, now] _ in
+        actions.on("list", allowsRemoteCalls: true) { [logic, unowned mediator, now] _ in
             FavoritesController(favorites: logic, mediator: mediator, now: now)
         }
         actions.on("saved") { [saved] _ in saved }

@@ -22,7 +22,7 @@ public final class ListingTarget: @MainActor MediatorTarget {
     }
 
     public func registerActions(_ actions: TargetActions) {
-        actions.on("detail", allowsRemoteCalls: true) { [engine, mediator, now] params in
+        actions.on("detail", allowsRemoteCalls: true) { [engine, unowned mediator, now] params in
             guard let kind = params.string("kind").flatMap(ListingKind.init(rawValue:)) else {
                 throw MediatorError.badParameters("kind must be rent, new or resale")
             }
