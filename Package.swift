@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "TextViews"),
         .target(name: "LineEditing"),
         .target(name: "HomesScreens", dependencies: ["Signals", "TextViews", "Mediator", "LineEditing"]),
-        .target(name: "ViewModels", dependencies: ["Listings", "ListingsCategory", "Favorites", "Login"]),
+        .target(name: "ViewModels", dependencies: ["Listings", "ListingsCategory", "Favorites"]),
 
         .target(name: "Listings", dependencies: ["ListingsCategory", "Networking", "Signals"],
                 exclude: ["Screens", "Targets", "Category"]),
@@ -59,7 +59,7 @@ let package = Package(
             "Signals",
         ], path: "Sources/Favorites", exclude: ["DataCenters", "Logic", "Records", "Category"],
            sources: ["Screens", "Targets"]),
-        .target(name: "FavoritesCategory", dependencies: ["HomesScreens", "Mediator", "Signals"],
+        .target(name: "FavoritesCategory", dependencies: ["ListingsCategory", "HomesScreens", "Mediator", "Signals"],
                 path: "Sources/Favorites/Category"),
 
         .target(name: "Login", dependencies: ["Networking", "Signals"], exclude: ["Screens", "Targets", "Category"]),
@@ -70,9 +70,10 @@ let package = Package(
 
         // Inquiry has no screen of its own: its target, in the business module, hands
         // out senders of questions.
-        .target(name: "Inquiry", dependencies: ["InquiryCategory", "Mediator", "Networking", "Signals"],
+        .target(name: "Inquiry", dependencies: ["InquiryCategory", "ListingsCategory", "Mediator", "Networking", "Signals"],
                 exclude: ["Category"]),
-        .target(name: "InquiryCategory", dependencies: ["Mediator", "Signals"], path: "Sources/Inquiry/Category"),
+        .target(name: "InquiryCategory", dependencies: ["ListingsCategory", "Mediator", "Signals"],
+                path: "Sources/Inquiry/Category"),
 
         .target(name: "OperationLogs", dependencies: ["Networking", "Persistence"]),
 

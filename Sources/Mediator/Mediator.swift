@@ -94,8 +94,8 @@ public protocol MediatorTarget: AnyObject {
 /// Lets business modules call each other without importing each other: by target and
 /// action name, natively or from a URL, through one path.
 ///
-/// Each business module registers a target and ships a small typed extension (the
-/// "category" pattern), so callers never spell names:
+/// Each business module ships a target and a small typed extension (the "category"
+/// pattern), so callers never spell names; the app registers the targets:
 ///
 /// ```swift
 /// final class ListingTarget: MediatorTarget {

@@ -13,10 +13,24 @@ import Testing
         return try names.sorted().map { ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) }
     }
 
+    /// The modules a file imports, however the import is spelled (`@preconcurrency
+    /// import X`, `public import X`, `import struct X.Y`).
     func imports(of text: String) -> Set<String> {
-        Set(text.split(separator: "\n").compactMap { line in
-            line.hasPrefix("import ") ? String(line.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces) : nil
+        let modifiers: Set<Substring> = ["public", "package", "internal", "fileprivate", "private"]
+        let kinds: Set<Substring> = ["struct", "class", "enum", "protocol", "typealias", "func", "var", "let"]
+        return Set(text.split(separator: "\n").compactMap { line in
+            var words = line.split(separator: " ")[...]
+            while let first = words.first, first.hasPrefix("@") || modifiers.contains(first) { words = words.dropFirst() }
+            guard words.first == "import" else { return nil }
+            words = words.dropFirst()
+            if let kind = words.first, kinds.contains(kind) { words = words.dropFirst() }
+            return words.first.map { String($0.prefix { $0 != "." }) }
         })
+    }
+
+    @Test func importsAreFoundHoweverTheyAreSpelled() {
+        let text = "import A\n@preconcurrency import B\npublic import C\nimport struct D.Thing\n// import E\nlet important = 1"
+        #expect(imports(of: text) == ["A", "B", "C", "D"])
     }
 
     @Test func viewsImportNoViewModelLogicOrNetwork() throws {
@@ -25,9 +39,26 @@ import Testing
         }
     }
 
-    /// The features: each folder holds the feature's business module, and its screens
-    /// and category modules where it has them.
-    static let features = ["Listings", "Favorites", "Login", "Inquiry", "OperationLogs"]
+    /// The folders of a feature's roles.
+    static let roles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Screens",
+                                     "Targets", "Category"]
+    /// The roles of its business module, below the screens.
+    static let businessRoles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters"]
+
+    /// The features: every folder of `Sources` with a role's folder in it. Each holds the
+    /// feature's business module, and its screens and category modules where it has them.
+    static let features: [String] = {
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+        return folders.sorted().filter { folder in
+            let inside = (try? FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent(folder).path)) ?? []
+            return !roles.isDisjoint(with: inside)
+        }
+    }()
+
+    @Test func theFeaturesAreFoundByTheirFolders() {
+        #expect(Set(Self.features).isSuperset(of: ["Listings", "Favorites", "Login", "Inquiry", "OperationLogs"]))
+        #expect(!Self.features.contains("Signals") && !Self.features.contains("HomesScreens"))
+    }
 
     /// A feature reaches another only through that one's category, never its business
     /// code or its screens.
@@ -42,30 +73,54 @@ import Testing
     }
 
     /// A category is the thin, typed face of its feature's target: it knows the mediator,
-    /// the screen shell and signals, nothing of any feature's code.
+    /// the screen shell, signals and other categories, nothing of any feature's code.
     @Test func categoriesImportNoFeatureCode() throws {
         for feature in Self.features {
             for (name, text) in try files(in: feature) where name.hasPrefix("Category/") {
-                let imported = imports(of: text)
+                let imported = imports(of: text).filter { !$0.hasSuffix("Category") }
                 #expect(imported.isSubset(of: ["Foundation", "Mediator", "HomesScreens", "Signals"]),
                         "\(feature)/\(name) imports \(imported)")
             }
         }
     }
 
-    /// Targets are registered by the composition root alone, and no screen is downcast
-    /// to reach what it can do: callers go through the typed categories.
+    /// A feature's business code knows no screen, view, view model or terminal.
+    @Test func businessCodeImportsNoScreenCode() throws {
+        let screenModules: Set<String> = ["HomesScreens", "TextViews", "ViewModels", "LineEditing"]
+        for feature in Self.features {
+            for (name, text) in try files(in: feature) where Self.businessRoles.contains(where: { name.hasPrefix($0 + "/") }) {
+                let reached = imports(of: text).filter { screenModules.contains($0) || $0.hasSuffix("Screens") }
+                #expect(reached.isEmpty, "\(feature)/\(name) imports \(reached)")
+            }
+        }
+    }
+
+    /// Features call each other's targets through the typed categories only: no feature
+    /// spells a target or an action outside its `Category/` folder.
+    @Test func onlyCategoriesCallTheMediatorByName() throws {
+        for feature in Self.features {
+            for (name, text) in try files(in: feature) where !name.hasPrefix("Category/") {
+                for call in ["perform(target:", "open(url:"] {
+                    #expect(!text.contains(call), "\(feature)/\(name) calls \(call)")
+                }
+            }
+        }
+    }
+
+    /// Targets are registered by the composition root alone (`App/FeatureTargets.swift`),
+    /// and no screen is downcast to reach what it can do: callers go through the typed
+    /// categories.
     @Test func onlyTheCompositionRootRegistersTargetsAndNothingDowncastsAController() throws {
         let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
-        for module in modules {
+        for module in modules where module != "Mediator" {
             for (name, text) in try files(in: module) {
-                if module != "App" && module != "Mediator" {
-                    #expect(!text.contains(".register(target:"), "\(module)/\(name) registers a target")
+                if "\(module)/\(name)" != "App/FeatureTargets.swift" {
+                    #expect(!text.contains("register(target:"), "\(module)/\(name) registers a target")
                 }
-                for cast in ["as? ", "as! "] {
-                    for part in text.components(separatedBy: cast).dropFirst() {
-                        let type = part.prefix { $0.isLetter || $0.isNumber }
-                        #expect(!type.hasSuffix("Controller"), "\(module)/\(name) casts to \(type)")
+                let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                for cast in ["as? ", "as! ", " is ", "value(as: "] {
+                    for part in flat.components(separatedBy: cast).dropFirst() {
+                        #expect(!castType(part).hasSuffix("Controller"), "\(module)/\(name) casts to \(castType(part))")
                     }
                 }
             }
@@ -85,17 +140,28 @@ import Testing
         }
     }
 
+    /// The type named at the start of `text`, past `(` and `any `.
+    func castType(_ text: String) -> Substring {
+        var rest = text.drop { $0 == "(" }
+        if rest.hasPrefix("any ") { rest = rest.dropFirst(4) }
+        return rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+
+    @Test func castsToControllersAreFoundHoweverTheyAreWritten() {
+        for text in ["LoginController else", "(any LoginController).self)", "LoginController {"] {
+            #expect(castType(text) == "LoginController")
+        }
+    }
+
     /// In a feature every type has a file of its own, named after it, in the folder of
     /// its role; a file that only extends a type is named `Type+Topic.swift`.
     @Test func featuresKeepOneTypePerFileInTheFolderOfItsRole() throws {
-        let roles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Screens", "Targets",
-                                  "Category"]
         for feature in Self.features {
             let files = try files(in: feature)
             #expect(!files.isEmpty, "no sources found for \(feature)")
             for (name, text) in files {
                 let parts = name.split(separator: "/")
-                #expect(parts.count == 2 && roles.contains(String(parts[0])), "\(feature)/\(name) is not in a role's folder")
+                #expect(parts.count == 2 && Self.roles.contains(String(parts[0])), "\(feature)/\(name) is not in a role's folder")
                 let types = declaredTypes(in: text)
                 let base = String((parts.last ?? "").dropLast(".swift".count))
                 if let plus = base.firstIndex(of: "+") {
@@ -104,6 +170,8 @@ import Testing
                 } else {
                     #expect(types == [base], "\(feature)/\(name) declares \(types)")
                 }
+                let suffix = ["Screens": "Controller", "Targets": "Target"][String(parts[0])]
+                #expect(suffix.map { base.hasSuffix($0) } ?? true, "\(feature)/\(name) is not named for its role")
             }
         }
     }

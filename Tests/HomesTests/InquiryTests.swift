@@ -22,7 +22,7 @@ import Testing
         let harness = harnessWithAccounts()
         let logic = InquiryLogic(engine: harness.engine)
         var before = harness.transport.server.requestsServed
-        #expect(await harness.run { logic.ask(kind: "rent", listingID: 1, text: "quiet?", photoPath: nil) } == nil)
+        #expect(await harness.run { logic.ask(kind: .rent, listingID: 1, text: "quiet?", photoPath: nil) } == nil)
         #expect(harness.transport.server.requestsServed - before == 1)
         #expect(logic.status.value?.hasPrefix("sent to the agent (Q-") == true)
 
@@ -30,7 +30,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let statuses = logic.status.record()
         before = harness.transport.server.requestsServed
-        #expect(await harness.run { logic.ask(kind: "new", listingID: 4, text: "light?", photoPath: path) } == nil)
+        #expect(await harness.run { logic.ask(kind: .new, listingID: 4, text: "light?", photoPath: path) } == nil)
         await harness.flush()
         await harness.flush()
         #expect(harness.transport.server.requestsServed - before == 3)
@@ -46,7 +46,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         harness.transport.holding = true
         let before = harness.transport.server.requestsServed
-        #expect(await harness.run { logic.ask(kind: "new", listingID: 4, text: "light?", photoPath: path) } == nil)
+        #expect(await harness.run { logic.ask(kind: .new, listingID: 4, text: "light?", photoPath: path) } == nil)
         #expect(logic.isSending.value)
         logic.cancel()
         await harness.flush()
@@ -67,7 +67,7 @@ import Testing
         do {
             let logic = InquiryLogic(engine: harness.engine)
             gone = logic
-            #expect(logic.ask(kind: "rent", listingID: 1, text: "quiet?", photoPath: nil) == nil)
+            #expect(logic.ask(kind: .rent, listingID: 1, text: "quiet?", photoPath: nil) == nil)
             await harness.flush()
         }
         // Nothing keeps it alive for its call: no closure, no call object holding on.
@@ -79,13 +79,13 @@ import Testing
     @Test func theLogicRefusesBadInputAndReportsTheResult() async throws {
         let harness = harnessWithAccounts()
         let logic = InquiryLogic(engine: harness.engine)
-        #expect(logic.ask(kind: "rent", listingID: 1, text: "  ", photoPath: nil) == "write something to ask")
-        #expect(logic.ask(kind: "rent", listingID: 1, text: "x", photoPath: "/no/such/file") == "cannot read /no/such/file")
+        #expect(logic.ask(kind: .rent, listingID: 1, text: "  ", photoPath: nil) == "write something to ask")
+        #expect(logic.ask(kind: .rent, listingID: 1, text: "x", photoPath: "/no/such/file") == "cannot read /no/such/file")
         let big = NSTemporaryDirectory() + "big-\(UUID().uuidString).jpg"
         try Data(count: InquiryLogic.maximumPhotoSize + 1).write(to: URL(fileURLWithPath: big))
         defer { try? FileManager.default.removeItem(atPath: big) }
-        #expect(logic.ask(kind: "rent", listingID: 1, text: "x", photoPath: big)?.hasPrefix("the photo is") == true)
-        #expect(await harness.run { logic.ask(kind: "rent", listingID: 1, text: "quiet?", photoPath: nil) } == nil)
+        #expect(logic.ask(kind: .rent, listingID: 1, text: "x", photoPath: big)?.hasPrefix("the photo is") == true)
+        #expect(await harness.run { logic.ask(kind: .rent, listingID: 1, text: "quiet?", photoPath: nil) } == nil)
         #expect(logic.status.value?.hasPrefix("sent to the agent (Q-") == true)
         #expect(!logic.isSending.value)
     }

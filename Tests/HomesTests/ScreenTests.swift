@@ -2,10 +2,12 @@ import Favorites
 import FavoritesCategory
 import Foundation
 import HomesScreens
+import InquiryCategory
 import Listings
 import ListingsCategory
 import ListingsScreens
 import Login
+import LoginCategory
 import Mediator
 import Networking
 import Persistence
@@ -147,6 +149,14 @@ import ViewModels
         #expect(errorText(second.handle("open", ["1"]))?.hasPrefix("usage: open N, with N one of 9, ") == true)
     }
 
+    /// The composition root registers a target under every name a category calls.
+    @Test func everyCategorysTargetIsRegistered() {
+        let (_, context) = setUp()
+        for name in [Mediator.listingsTarget, Mediator.favoritesTarget, Mediator.accountTarget, Mediator.inquiryTarget] {
+            #expect(context.mediator.hasTarget(name), "\(name) is not registered")
+        }
+    }
+
     /// The mediator keeps its targets, and their actions and screens point back at it
     /// without keeping it: once the app lets go, all of it is freed.
     @Test func theMediatorItsTargetsAndTheirScreensAreFreedTogether() async throws {
@@ -161,7 +171,7 @@ import ViewModels
             detail = opened
             #expect(await harness.run { screen(context.mediator.favoritesList()) }?.name == "favourites")
             #expect(await harness.run { screen(context.mediator.loginForm()) }?.name == "login")
-            #expect(context.mediator.saveFavorite(kind: "rent", id: 2, name: "Courtyard 2", price: 3_600) == nil)
+            #expect(context.mediator.saveFavorite(kind: .rent, id: 2, name: "Courtyard 2", price: 3_600) == nil)
             await harness.flush()
         }
         #expect(mediator == nil)

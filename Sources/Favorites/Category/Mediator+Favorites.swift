@@ -1,4 +1,5 @@
 import HomesScreens
+import ListingsCategory
 import Mediator
 import Signals
 
@@ -23,16 +24,16 @@ extension Mediator {
             ?? Property(value: [])
     }
 
-    /// Saves the listing `id` of `kind` (a kind's name) as a favourite, with the `name`
-    /// and `price` (in yuan) to show for it; returns a problem to show, or nil.
-    public func saveFavorite(kind: String, id: Int, name: String, price: Int) -> String? {
+    /// Saves the listing `id` of `kind` as a favourite, with the `name` and `price` (in
+    /// yuan) to show for it; returns a problem to show, or nil.
+    public func saveFavorite(kind: ListingKind, id: Int, name: String, price: Int) -> String? {
         problem(of: perform(target: Self.favoritesTarget, action: "save",
-                            params: ["kind": kind, "id": id, "name": name, "price": price]))
+                            params: ["kind": kind.rawValue, "id": id, "name": name, "price": price]))
     }
 
     /// Forgets the favourite listing `id` of `kind`; returns a problem to show, or nil.
-    public func forgetFavorite(kind: String, id: Int) -> String? {
-        problem(of: perform(target: Self.favoritesTarget, action: "remove", params: ["kind": kind, "id": id]))
+    public func forgetFavorite(kind: ListingKind, id: Int) -> String? {
+        problem(of: perform(target: Self.favoritesTarget, action: "remove", params: ["kind": kind.rawValue, "id": id]))
     }
 
     private func problem(of outcome: MediatorOutcome) -> String? {

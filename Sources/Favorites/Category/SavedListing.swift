@@ -1,5 +1,8 @@
+import ListingsCategory
+
 /// A listing saved as a favourite, as other features see it: its kind's name (`rent`,
-/// `new`, `resale`) and its id within that kind.
+/// `new`, `resale`; stored as text, so a kind written by another version stays readable)
+/// and its id within that kind.
 public struct SavedListing: Hashable, Sendable {
     /// The name of the listing's kind.
     public let kind: String
@@ -10,5 +13,10 @@ public struct SavedListing: Hashable, Sendable {
     public init(kind: String, id: Int) {
         self.kind = kind
         self.id = id
+    }
+
+    /// The listing `id` of `kind`.
+    public init(kind: ListingKind, id: Int) {
+        self.init(kind: kind.rawValue, id: id)
     }
 }

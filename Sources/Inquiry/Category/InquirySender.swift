@@ -1,3 +1,4 @@
+import ListingsCategory
 import Signals
 
 /// Sends a question about a listing to its agent: what the inquiries' target hands to
@@ -8,9 +9,9 @@ public protocol InquirySender: AnyObject {
     var status: Property<String?> { get }
     /// Whether a question is on its way.
     var isSending: Property<Bool> { get }
-    /// Asks `text` about the listing `listingID` of the kind named `kind`, with the photo
+    /// Asks `text` about the listing `listingID` of `kind`, with the photo
     /// at `photoPath` if there is one; returns a problem at once for bad input, or nil.
-    func ask(kind: String, listingID: Int, text: String, photoPath: String?) -> String?
+    func ask(kind: ListingKind, listingID: Int, text: String, photoPath: String?) -> String?
     /// Stops the question on its way, if any.
     func cancel()
 }

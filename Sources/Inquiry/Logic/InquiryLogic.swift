@@ -1,5 +1,6 @@
 import Foundation
 import InquiryCategory
+import ListingsCategory
 import Networking
 import Signals
 
@@ -63,7 +64,7 @@ public final class InquiryLogic: APIManagerDelegate, APIManagerParameterSource, 
     }
 
     /// Asks about a listing; returns a problem at once for bad input.
-    public func ask(kind: String, listingID: Int, text: String, photoPath: String?) -> String? {
+    public func ask(kind: ListingKind, listingID: Int, text: String, photoPath: String?) -> String? {
         guard !sendingState.value else { return "a message is already on its way" }
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return "write something to ask" }
         var photo: Data?
@@ -73,7 +74,7 @@ public final class InquiryLogic: APIManagerDelegate, APIManagerParameterSource, 
             case .failure(let problem): return problem.description
             }
         }
-        message = InquiryMessage(kind: kind, listingID: listingID, text: text, photo: photo)
+        message = InquiryMessage(kind: kind.rawValue, listingID: listingID, text: text, photo: photo)
         slot = nil
         photoURL = nil
         sendingState.value = true

@@ -42,7 +42,7 @@ public final class ListingDetailController: Screen {
         isBusy = Property.combineLatest(logic.isLoading, inquiry?.isSending ?? Property(value: false))
             .map { loading, sending in loading || sending }
         facts.emptyText = ""
-        let listing = SavedListing(kind: logic.kind.rawValue, id: logic.id)
+        let listing = SavedListing(kind: logic.kind, id: logic.id)
         let isSaved = mediator.savedListings().map { $0.contains(listing) }.skipRepeats()
         let viewModel = Property.combineLatest(logic.detail, logic.isLoading, logic.problem, isSaved)
             .map { detail, isLoading, problem, isSaved in
@@ -89,8 +89,8 @@ public final class ListingDetailController: Screen {
             guard arguments.isEmpty else { return .error("usage: \(command)") }
             guard let detail = logic.detail.value else { return .error("the listing has not loaded") }
             let problem = command == "fav"
-                ? mediator.saveFavorite(kind: detail.kind.rawValue, id: detail.id, name: detail.name, price: detail.price)
-                : mediator.forgetFavorite(kind: detail.kind.rawValue, id: detail.id)
+                ? mediator.saveFavorite(kind: detail.kind, id: detail.id, name: detail.name, price: detail.price)
+                : mediator.forgetFavorite(kind: detail.kind, id: detail.id)
             return problem.map(CommandOutcome.error) ?? .handled
         default:
             return nil
@@ -102,7 +102,7 @@ public final class ListingDetailController: Screen {
     private func ask(_ words: [String], photo: String?) -> CommandOutcome {
         if photo?.isEmpty == true { return .error("usage: ask TEXT [--photo FILE]: --photo needs a file") }
         guard let inquiry else { return .error("questions to agents are not available") }
-        return inquiry.ask(kind: logic.kind.rawValue, listingID: logic.id, text: words.joined(separator: " "),
+        return inquiry.ask(kind: logic.kind, listingID: logic.id, text: words.joined(separator: " "),
                            photoPath: photo).map(CommandOutcome.error) ?? .handled
     }
 }

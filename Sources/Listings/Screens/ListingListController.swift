@@ -124,11 +124,11 @@ public final class ListingListController: Screen {
         case "open":
             return mediator.listingDetail(kind: listing.kind, id: listing.id)
         case "fav":
-            let problem = mediator.saveFavorite(kind: listing.kind.rawValue, id: listing.id, name: listing.name,
+            let problem = mediator.saveFavorite(kind: listing.kind, id: listing.id, name: listing.name,
                                                 price: listing.price)
             return problem.map(CommandOutcome.error) ?? .handled
         default:
-            return mediator.forgetFavorite(kind: listing.kind.rawValue, id: listing.id).map(CommandOutcome.error) ?? .handled
+            return mediator.forgetFavorite(kind: listing.kind, id: listing.id).map(CommandOutcome.error) ?? .handled
         }
     }
 
@@ -141,7 +141,7 @@ public final class ListingListController: Screen {
             .map { kind, listings, filters, isLoading, isComplete, problem, saved in
                 ListingListViewModel(kind: kind, listings: listings, filters: filters, isLoading: isLoading,
                                      isComplete: isComplete, problem: problem, now: now(),
-                                     isSaved: { saved.contains(SavedListing(kind: $0.kind.rawValue, id: $0.id)) })
+                                     isSaved: { saved.contains(SavedListing(kind: $0.kind, id: $0.id)) })
             }
     }
 }
