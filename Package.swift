@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Homes",
-    platforms: [.macOS(.v15)],
+    // The framework's floor on Apple's systems is the `Synchronization` module (`Mutex`,
+    // `Atomic`) the core is built on. Built and tested on Linux (see the README).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         // The framework: what an app depends on.
         .library(name: "Signals", targets: ["Signals"]),

@@ -13,7 +13,7 @@ let homes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleting
 
 let package = Package(
     name: "HomesBenchmarks",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "signals-bench", targets: ["SignalsBenchmark"]),
         .executable(name: "networking-bench", targets: ["NetworkingBenchmark"]),
