@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(name: "PersistenceCrashWriter", dependencies: ["Persistence"],
                           path: "Tests/PersistenceCrashWriter"),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
-        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer"]),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer", "Signals"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Networking"]),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
         .testTarget(name: "LineEditingTests", dependencies: ["LineEditing", "TerminalTesting"]),

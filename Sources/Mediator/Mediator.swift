@@ -44,7 +44,7 @@ public enum MediatorOutcome {
     case value(Any)
     /// The action ran and returned nothing.
     case done
-    /// Nothing ran; `NotFound` says why.
+    /// Nothing ran; ``NotFound`` says why.
     case notFound(NotFound)
 
     /// The value, if the action returned one of type `T`.

@@ -5,7 +5,7 @@ import SignalsTesting
 import Synchronization
 import Testing
 
-/// One test (or more) per line of Docs/Contract.md, numbered the same way.
+/// One test (or more) per line of Sources/Signals/Signals.docc/Contract.md, numbered the same way.
 @Suite struct ContractTests {
     // MARK: - 1. Glitch-free derived state
 

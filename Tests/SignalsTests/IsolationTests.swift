@@ -12,7 +12,7 @@ import Testing
 
 /// `bind(to:)` and `observeOnMainActor`: the closure runs on the main actor, gets every
 /// value in order, synchronously when the value is sent on the main actor with nothing
-/// queued, and queued (in order) otherwise. See "Isolation" in Docs/Contract.md.
+/// queued, and queued (in order) otherwise. See "Isolation" in Sources/Signals/Signals.docc/Contract.md.
 @Suite(.timeLimit(.minutes(1))) struct IsolationTests {
     // MARK: observe
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A strict JSON (RFC 8259) parser over UTF-8 bytes, producing `JSONValue`.
+/// A strict JSON (RFC 8259) parser over UTF-8 bytes, producing ``JSONValue``.
 ///
 /// Rejects trailing commas, comments, leading zeros, lone surrogates and invalid UTF-8;
 /// limits nesting to `maximumDepth` so hostile input cannot exhaust the stack.

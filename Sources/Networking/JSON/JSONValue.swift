@@ -4,12 +4,17 @@ import Foundation
 ///
 /// No model types are built for responses; a reformer turns this into what a view needs.
 public enum JSONValue: Sendable, Hashable {
+    /// JSON's `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number; JSON does not tell integers apart.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
-    /// An object; its member names compare by Unicode scalars (see `JSONObject`).
+    /// An object; its member names compare by Unicode scalars (see ``JSONObject``).
     case object(JSONObject)
 
     /// The value under the member named exactly `key` of an object, or nil.

@@ -4,8 +4,8 @@ import Synchronization
 
 /// The call site of one API: load, page, cancel, and keep the raw data of the last call.
 ///
-/// Each API is one type: an `APIDefinition` saying what differs, and
-/// `APIManager<ThatDefinition>` doing the rest through the shared `APIEngine`. Results
+/// Each API is one type: an ``APIDefinition`` saying what differs, and
+/// `APIManager<ThatDefinition>` doing the rest through the shared ``APIEngine``. Results
 /// land in one place, the `delegate`, which is held weakly: a response for a gone delegate
 /// is dropped, and freeing the manager cancels its calls.
 ///

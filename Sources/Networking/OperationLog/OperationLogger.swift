@@ -113,7 +113,7 @@ public final class OperationLogger {
     }
 }
 
-/// An `OperationLogStore` in memory (entries do not survive a restart).
+/// An ``OperationLogStore`` in memory (entries do not survive a restart).
 // Safe to share: `entries` and `nextSequence` are touched only under `lock`.
 public final class InMemoryOperationLogStore: OperationLogStore, @unchecked Sendable {
     private let lock = NSLock()

@@ -7,7 +7,12 @@ import Foundation
 public struct APIService: Sendable {
     /// Which deployment of the service.
     public enum Environment: String, Sendable {
-        case production, staging, development
+        /// The deployment users reach.
+        case production
+        /// The deployment for checking a release before it reaches users.
+        case staging
+        /// The deployment developers work against.
+        case development
     }
 
     /// The name managers refer to it by.

@@ -2,9 +2,13 @@ import Foundation
 
 /// An HTTP verb.
 public enum HTTPMethod: String, Sendable {
+    /// Reads; parameters travel in the query.
     case get = "GET"
+    /// Creates or acts; parameters travel in the body.
     case post = "POST"
+    /// Replaces; parameters travel in the body.
     case put = "PUT"
+    /// Deletes; parameters travel in the query.
     case delete = "DELETE"
 }
 

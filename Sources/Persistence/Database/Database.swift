@@ -52,7 +52,7 @@ public struct TableChange: Sendable, Equatable {
 /// One SQLite database file behind one serialized connection, opened on first use.
 ///
 /// Safe from any thread: every use of the connection is serialized (a transaction holds
-/// it for its whole body, so other threads wait). Get one per file from `DatabasePool`.
+/// it for its whole body, so other threads wait). Get one per file from ``DatabasePool``.
 /// Values are always bound (`sqlite3_bind_*`), never spliced into SQL. SQL text, table and
 /// column names and parameter names are compared by their exact UTF-8 bytes, as SQLite
 /// compares them, never by Swift's canonical equivalence. A double-quoted name is always a
@@ -111,7 +111,7 @@ public final class Database: @unchecked Sendable {
     @exclusivity(unchecked) private var boundLargeValue = false
     private var observers: [ExactText: (output: Signal<TableChange>, input: Signal<TableChange>.Input)] = [:]
 
-    /// A database at `path`; nothing is opened until first use. Prefer `DatabasePool`.
+    /// A database at `path`; nothing is opened until first use. Prefer ``DatabasePool``.
     public init(path: String) {
         self.path = path
     }
@@ -747,7 +747,7 @@ public final class Database: @unchecked Sendable {
     }
 }
 
-/// One `Database` per file, shared: every part of the app that names the same file gets
+/// One ``Database`` per file, shared: every part of the app that names the same file gets
 /// the same serialized connection.
 // Safe to share: `databases` is touched only under `lock`.
 public final class DatabasePool: @unchecked Sendable {
@@ -782,7 +782,7 @@ public final class DatabasePool: @unchecked Sendable {
     }
 }
 
-/// The SQL text made for one table, kept by its `Database` and touched only under its lock.
+/// The SQL text made for one table, kept by its ``Database`` and touched only under its lock.
 final class TableText {
     /// The insert statement for one list of columns, in the order a row gave them.
     final class Insert {

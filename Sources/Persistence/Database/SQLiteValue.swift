@@ -2,10 +2,15 @@ import Foundation
 
 /// A value as SQLite stores it.
 public enum SQLiteValue: Sendable, Hashable {
+    /// SQL's `NULL`.
     case null
+    /// A 64-bit signed integer.
     case integer(Int64)
+    /// A 64-bit floating-point number.
     case real(Double)
+    /// UTF-8 text.
     case text(String)
+    /// Bytes, stored as given.
     case blob(Data)
 
     /// The integer, or a whole real, or nil.

@@ -3,9 +3,13 @@ import Signals
 
 /// The storage type of a column.
 public enum ColumnType: String, Sendable {
+    /// Whole numbers (and dates as seconds, when a record says so).
     case integer = "INTEGER"
+    /// Floating-point numbers (dates by default).
     case real = "REAL"
+    /// Text.
     case text = "TEXT"
+    /// Bytes.
     case blob = "BLOB"
 }
 

@@ -19,7 +19,7 @@ extension Signal where Value: Sendable {
 
 extension Property where Value: Sendable {
     /// The current value, then every change, as an `AsyncSequence` that ends when the
-    /// property completes (when a `MutableProperty` is freed).
+    /// property completes (when a ``MutableProperty`` is freed).
     public var values: AsyncStream<Value> {
         AsyncStream { continuation in
             let observation = node.core.addObservingCommitted(ClosureObserver(

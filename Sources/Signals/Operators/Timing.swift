@@ -35,7 +35,7 @@ extension Signal {
     /// latest value received during the interval when it ends. On completion a waiting
     /// value is emitted, then the completion. Every event is delivered on `scheduler`, the
     /// first value too: synchronously only when the scheduler runs actions at once (an
-    /// `ImmediateScheduler`); a `TestScheduler` delivers it on its next `advance`.
+    /// ``ImmediateScheduler``); a ``TestScheduler`` delivers it on its next `advance`.
     public func throttle(_ interval: Duration, on scheduler: Scheduler) -> Signal<Value> {
         timed(TimingState(interval: interval, scheduler: scheduler, leading: true))
     }
@@ -59,7 +59,7 @@ extension Signal {
 /// finds a delivery in progress hands its work to the delivering thread, so the source's
 /// thread would end up emitting what the scheduler's thread scheduled.)
 ///
-/// No lock is held while scheduling: `ImmediateScheduler` runs actions inside `schedule`.
+/// No lock is held while scheduling: ``ImmediateScheduler`` runs actions inside `schedule`.
 // Safe to share: the mutable state is touched only under `lock`; `output` is set once,
 // before the source is subscribed.
 private final class TimingState<Value: Sendable>: @unchecked Sendable {

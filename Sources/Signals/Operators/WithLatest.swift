@@ -18,7 +18,7 @@ extension Signal {
         }
     }
 
-    /// Pairs each value with the current value of `property` (a `MutableProperty` works too).
+    /// Pairs each value with the current value of `property` (a ``MutableProperty`` works too).
     public func withLatest<Sampled: Sendable>(from property: Property<Sampled>) -> Signal<(Value, Sampled)> {
         derived { output in
             forward(to: output, value: { output.send(($0, property.value)) })

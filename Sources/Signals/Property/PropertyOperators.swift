@@ -228,7 +228,7 @@ final class FollowerSetup<Value: Sendable>: @unchecked Sendable {
 }
 
 /// The state of a property set by a subscription of its own (`observe(on:)`, `zip`):
-/// read under its core's lock and changed in two passes, like a `MutableProperty`, but
+/// read under its core's lock and changed in two passes, like a ``MutableProperty``, but
 /// completed only when its source completes, not when a wrapper is released.
 final class Follower<Value: Sendable>: Sendable {
     let node: PropertyNode<Value>

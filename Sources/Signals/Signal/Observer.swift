@@ -1,7 +1,7 @@
 import Synchronization
 import Dispatch
 
-/// One registration on a `SignalCore`, and the `Disposable` handed out for it.
+/// One registration on a `SignalCore`, and the ``Disposable`` handed out for it.
 ///
 /// Delivery calls `receive`/`complete` through the class, so an operator's link
 /// (`ForwardObserver`) costs no reference counting per event; a caller's closures live

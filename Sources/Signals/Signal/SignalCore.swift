@@ -109,7 +109,7 @@ protocol SnapshotHolder: AnyObject {
     func dropSnapshot() -> Any
 }
 
-/// The machinery behind every `Signal`: an observer list and a serial delivery queue.
+/// The machinery behind every ``Signal``: an observer list and a serial delivery queue.
 ///
 /// Deliveries never overlap: the first sender delivers; a sender that finds a delivery in
 /// progress (another thread's, or its own when sending from inside an observer) queues
@@ -313,7 +313,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         if detached { disposable.dispose() }
     }
 
-    /// A public wrapper (a `Signal` or `Property`) now refers to this core.
+    /// A public wrapper (a ``Signal`` or ``Property``) now refers to this core.
     @inlinable
     func retainOwner() {
         delivery.lock.withLock { ownerCount += 1 }

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds the framework's documentation with the toolchain's DocC: one static site per
+# product under .build/docs/ (open .build/docs/index.html through a web server, see the
+# README), from the symbol graphs of a debug build and each module's `.docc` catalog.
+# Fails on any DocC warning (an unresolved link, an unknown topic) and when Signals or
+# SignalsTesting has a public symbol without documentation; prints every module's share.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+modules=(Signals SignalsTesting Networking Persistence Mediator)
+docc=$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v swift)")")/docc")
+output=.build/docs
+
+# Public symbol graphs of every module (SwiftPM's own command, no plugin).
+log=$(mktemp)
+swift package dump-symbol-graph --minimum-access-level public 2>&1 | tee "$log" | grep -v "^-- Emitting" || true
+graphs=$(sed -n 's/^Files written to //p' "$log")
+if [ -z "$graphs" ] || [ ! -d "$graphs" ]; then
+    echo "build-docs: no symbol graphs were written" >&2
+    exit 1
+fi
+
+rm -rf "$output"
+mkdir -p "$output"
+status=0
+for module in "${modules[@]}"; do
+    # Each site sees its own module's graphs only (its extensions of others included).
+    module_graphs=$(mktemp -d)
+    cp "$graphs/$module.symbols.json" "$module_graphs/"
+    cp "$graphs/$module"@*.symbols.json "$module_graphs/" 2>/dev/null || true
+    lowercased=$(echo "$module" | tr '[:upper:]' '[:lower:]')
+    echo "== $module"
+    if ! "$docc" convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$module_graphs" \
+        --fallback-display-name "$module" --fallback-bundle-identifier "homes.$lowercased" \
+        --transform-for-static-hosting --hosting-base-path "$module" \
+        --warnings-as-errors --output-path "$output/$module" >"$log" 2>&1; then
+        status=1
+    fi
+    grep -v "^Finished\|^Generated\|^$" "$log" || true
+    rm -rf "$module_graphs"
+done
+
+# A landing page linking the five sites.
+{
+    echo '<!doctype html><html><head><meta charset="utf-8"><title>Homes framework documentation</title></head><body>'
+    echo '<h1>Homes framework documentation</h1><ul>'
+    for module in "${modules[@]}"; do
+        lowercased=$(echo "$module" | tr '[:upper:]' '[:lower:]')
+        echo "<li><a href=\"/$module/documentation/$lowercased/\">$module</a></li>"
+    done
+    echo '</ul></body></html>'
+} > "$output/index.html"
+
+echo "== documented public symbols"
+python3 Scripts/documentation-coverage.py "$graphs" Signals:100 SignalsTesting:100 Networking Persistence Mediator \
+    || status=1
+
+if [ "$status" != "0" ]; then
+    echo "build-docs: the documentation has problems (above)" >&2
+    exit 1
+fi
+echo "build-docs: $output/index.html (serve with: python3 -m http.server --directory $output 8000)"

@@ -1,0 +1,62 @@
+// article: Persistence/GettingStarted
+import Foundation
+import Persistence
+import Signals
+
+// A table with weak logic: its columns, and the rule every row must keep.
+struct SavedSearchTable: Table {
+    let database: Database
+    let name = "saved_search"
+    let primaryKey = "id"
+    let columns = [Column("id", .integer), Column("query", .text, notNull: true, unique: true),
+                   Column("savedAt", .real)]
+
+    func check(_ row: Row) throws {
+        if row["query"]?.stringValue?.isEmpty == true {
+            throw DatabaseError(.invalidRecord, "a saved search needs a query")
+        }
+    }
+}
+
+// A record: any Codable type stores itself as a row.
+struct SavedSearch: Codable, Record {
+    var query: String
+    var savedAt: Date
+}
+// article end
+
+import Testing
+
+/// The code of `Persistence.docc/GettingStarted.md`, run.
+@Suite struct PersistenceGettingStartedTests {
+    @Test func theArticlesExampleRunsAsItSays() throws {
+        // article: Persistence/GettingStarted
+        let path = NSTemporaryDirectory() + "saved-searches-\(UUID().uuidString).sqlite"
+        let database = DatabasePool.shared.database(at: path)
+        // Migrations are named by the module that owns them and run once per database.
+        try Migrator([
+            Migration("saved searches") { try SavedSearchTable(database: $0).prepare() },
+        ]).migrate(database)
+
+        let searches = SavedSearchTable(database: database)
+        // A property kept in sync with the stored rows, whoever changes them.
+        let count = MutableProperty(try searches.count())
+        count <~ searches.changes.compactMap { _ in try? searches.count() }
+
+        try searches.upsert(SavedSearch(query: "loft", savedAt: Date()), uniqueKey: ["query"])
+        try searches.upsert(SavedSearch(query: "loft", savedAt: Date()), uniqueKey: ["query"])
+        let lofts = try searches.records(SavedSearch.self, where: "query LIKE :pattern", ["pattern": "l%"])
+        print(lofts.map(\.query), count.value)   // ["loft"] 1
+
+        do {
+            try searches.insert(SavedSearch(query: "", savedAt: Date()))
+        } catch {
+            print(error)                          // a saved search needs a query
+        }
+        // article end
+        defer { database.close() }
+        #expect(lofts.map(\.query) == ["loft"])
+        #expect(count.value == 1)
+        #expect(try searches.count() == 1)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// Each framework module's getting-started article shows code the tests compile and run:
+/// its Swift code blocks, in order, are the regions of the test sources marked
+/// `// article: Module/Article` ... `// article end`, in order.
+@Suite struct DocumentationExampleTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The Swift code blocks of a Markdown text.
+    static func codeBlocks(in text: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```swift" {
+                current = []
+            } else if current != nil, line == "```" {
+                blocks.append(current!.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// The marked regions of the test sources, by article, each without its common indentation.
+    static func regions() throws -> [String: [String]] {
+        var regions: [String: [String]] = [:]
+        let tests = root.appendingPathComponent("Tests")
+        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }.sorted() ?? []
+        for file in files {
+            let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+            var key: String?
+            var lines: [Substring] = []
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let trimmed = line.drop { $0 == " " }
+                if trimmed.hasPrefix("// article: ") {
+                    key = String(trimmed.dropFirst("// article: ".count))
+                    lines = []
+                } else if trimmed == "// article end", let open = key {
+                    let indent = lines.filter { !$0.isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+                    regions[open, default: []].append(lines.map { String($0.dropFirst(min(indent, $0.count))) }
+                        .joined(separator: "\n"))
+                    key = nil
+                } else if key != nil {
+                    lines.append(line)
+                }
+            }
+        }
+        return regions
+    }
+
+    @Test func everyGettingStartedArticleShowsTheCodeItsTestRuns() throws {
+        let regions = try Self.regions()
+        var checked: [String] = []
+        for module in ["Signals", "SignalsTesting", "Networking", "Persistence", "Mediator"] {
+            let article = Self.root.appendingPathComponent("Sources/\(module)/\(module).docc/GettingStarted.md")
+            guard let text = try? String(contentsOf: article, encoding: .utf8) else {
+                Issue.record("\(module) has no GettingStarted article")
+                continue
+            }
+            let blocks = Self.codeBlocks(in: text)
+            #expect(!blocks.isEmpty, "\(module)'s article shows no code")
+            #expect(blocks == regions["\(module)/GettingStarted"] ?? [], "\(module)'s article and its test differ")
+            checked.append(module)
+        }
+        #expect(checked.count == 5)
+    }
+
+    @Test func codeBlocksAndRegionsAreReadAsWritten() {
+        #expect(Self.codeBlocks(in: "text\n```swift\nlet a = 1\n\nlet b = 2\n```\n```sh\nls\n```") == ["let a = 1\n\nlet b = 2"])
+    }
+}

@@ -1,0 +1,89 @@
+// article: Signals/GettingStarted
+import Foundation
+import Signals
+
+struct SearchViewModel: Equatable {
+    var prompt = "Type at least 2 letters"
+    var canSearch = false
+}
+
+@MainActor final class SearchView {
+    var prompt = ""
+    var isButtonEnabled = false
+}
+// article end
+
+import SignalsTesting
+import Testing
+
+/// The code of `Signals.docc/GettingStarted.md`, run; `DocumentationExampleTests` checks
+/// that the article shows exactly the marked regions.
+@Suite struct GettingStartedTests {
+    @Test @MainActor func theArticlesExampleRunsAsItSays() {
+        // article: Signals/GettingStarted
+        // State: a property always has a value and tells its observers about every change.
+        let query = MutableProperty("")
+
+        // Derived state: read-only, and consistent with its source after every change.
+        let viewModel: Property<SearchViewModel> = query.map { text in
+            let words = text.trimmingCharacters(in: .whitespaces)
+            return SearchViewModel(prompt: words.count < 2 ? "Type at least 2 letters" : "Search for \(words)",
+                                   canSearch: words.count >= 2)
+        }
+
+        // Bindings run on the main actor, skip repeats, hold the view weakly, end with the bag.
+        let view = SearchView()
+        let bag = DisposeBag()
+        viewModel.bind(\.prompt, to: view) { view, prompt in view.prompt = prompt }.dispose(in: bag)
+        viewModel.bind(\.canSearch, to: view) { view, enabled in view.isButtonEnabled = enabled }.dispose(in: bag)
+
+        query.value = " loft "
+        print(view.prompt, view.isButtonEnabled)   // Search for loft true
+
+        // Events: a signal carries taps; operators shape them.
+        let (taps, tap) = Signal<Void>.pipe()
+        let searched = MutableProperty<[String]>([])
+        searched <~ taps.withLatest(from: query).map { _, text in text }.scan([]) { $0 + [$1] }
+        tap.send()
+        query.value = "studio"
+        tap.send()
+        print(searched.value)                      // [" loft ", "studio"]
+        // article end
+        #expect(view.prompt == "Search for studio")
+        #expect(view.isButtonEnabled)
+        #expect(searched.value == [" loft ", "studio"])
+    }
+
+    @Test func theTestingArticlesExampleRunsAsItSays() {
+        // article: SignalsTesting/GettingStarted
+        let total = MutableProperty(0)
+        let totals = total.signal.record()
+        total.value = 2
+        total.value = 5
+        totals.assertValues([2, 5])
+
+        let (taps, tap) = Signal<Int>.pipe()
+        let sums = taps.scan(0, +).record(exhaustive: true)
+        tap.send(1)
+        tap.send(2)
+        sums.expect(1, 3)
+        tap.sendCompleted()
+        sums.expectCompleted()
+        sums.finish()
+        // article end
+        #expect(totals.values == [2, 5])
+        #expect(sums.isCompleted)
+    }
+
+    @Test func theTestingArticlesMarblesRunAsTheySay() {
+        // article: SignalsTesting/GettingStarted
+        let scheduler = TestScheduler()
+        let (queries, query) = Signal<String>.pipe()
+        let searches = queries.debounce(.seconds(2), on: scheduler).record(on: scheduler)
+        scheduler.drive(query, with: "ab---c|")
+        scheduler.run()
+        searches.assertMarbles("---b--(c|)")
+        // article end
+        #expect(searches.values == ["b", "c"])
+    }
+}
