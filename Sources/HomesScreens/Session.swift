@@ -52,7 +52,7 @@ public final class Session {
         }
         stack.showRoot()
         await settleAndShow()
-        while let line = await source.nextLine(completer: completer()) {
+        while let line = await source.nextLine(completer: Completer(help: help, screen: stack.top)) {
             guard await execute(line) else { break }
         }
     }
@@ -153,12 +153,6 @@ public final class Session {
         return .changed
     }
 
-    /// What Tab offers on the screen shown now.
-    private func completer() -> Completer {
-        let names = help.compactMap { $0.usage.split(separator: " ").first.map(String.init) } + ["online", "exit"]
-        let arguments = Dictionary(names.map { ($0, stack.top?.completions(for: $0) ?? []) }) { first, _ in first }
-        return Completer(commands: Array(Set(names)).sorted(), arguments: arguments)
-    }
 
     // MARK: - Settling and drawing
 

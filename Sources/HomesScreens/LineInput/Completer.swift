@@ -9,6 +9,15 @@ public struct Completer: Sendable {
     let commands: [String]
     let arguments: [String: [String]]
 
+    /// What Tab offers for the commands of `help` (and their aliases), with the words
+    /// `screen` takes for their arguments.
+    @MainActor
+    init(help: [CommandHelp], screen: (any Screen)?) {
+        let names = help.compactMap { $0.usage.split(separator: " ").first.map(String.init) } + ["online", "exit"]
+        arguments = Dictionary(names.map { ($0, screen?.completions(for: $0) ?? []) }) { first, _ in first }
+        commands = Array(Set(names)).sorted()
+    }
+
     /// Candidates for the word being typed at the end of `text` (the text before the cursor).
     func complete(_ text: String) -> [String] {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
