@@ -46,65 +46,86 @@ let package = Package(
         .target(name: "HomesScreens", dependencies: ["Signals", "TextViews", "Mediator", "LineEditing"]),
         .target(name: "ViewModels", dependencies: ["Listings", "ListingsCategory", "Favorites"]),
 
-        .target(name: "Listings", dependencies: ["ListingsCategory", "Networking", "Signals"],
-                exclude: ["Screens", "Targets", "Category"]),
-        .target(name: "ListingsScreens", dependencies: [
-            "Listings", "ListingsCategory", "FavoritesCategory", "InquiryCategory", "ViewModels", "TextViews",
-            "HomesScreens", "Mediator", "Networking", "Signals",
-        ], path: "Sources/Listings", exclude: ["APIs", "Reformers", "Logic", "Models", "Category"],
-           sources: ["Screens", "Targets"]),
-        .target(name: "ListingsCategory", dependencies: ["HomesScreens", "Mediator"], path: "Sources/Listings/Category"),
+        .target(
+            name: "Listings", dependencies: ["ListingsCategory", "Networking", "Signals"],
+            exclude: ["Screens", "Targets", "Category"]),
+        .target(
+            name: "ListingsScreens",
+            dependencies: [
+                "Listings", "ListingsCategory", "FavoritesCategory", "InquiryCategory", "ViewModels", "TextViews",
+                "HomesScreens", "Mediator", "Networking", "Signals",
+            ], path: "Sources/Listings", exclude: ["APIs", "Reformers", "Logic", "Models", "Category"],
+            sources: ["Screens", "Targets"]),
+        .target(
+            name: "ListingsCategory", dependencies: ["HomesScreens", "Mediator"], path: "Sources/Listings/Category"),
 
-        .target(name: "Favorites", dependencies: ["Persistence", "Signals"], exclude: ["Screens", "Targets", "Category"]),
-        .target(name: "FavoritesScreens", dependencies: [
-            "Favorites", "FavoritesCategory", "ListingsCategory", "ViewModels", "TextViews", "HomesScreens", "Mediator",
-            "Signals",
-        ], path: "Sources/Favorites", exclude: ["DataCenters", "Logic", "Records", "Category"],
-           sources: ["Screens", "Targets"]),
-        .target(name: "FavoritesCategory", dependencies: ["ListingsCategory", "HomesScreens", "Mediator", "Signals"],
-                path: "Sources/Favorites/Category"),
+        .target(
+            name: "Favorites", dependencies: ["Persistence", "Signals"], exclude: ["Screens", "Targets", "Category"]),
+        .target(
+            name: "FavoritesScreens",
+            dependencies: [
+                "Favorites", "FavoritesCategory", "ListingsCategory", "ViewModels", "TextViews", "HomesScreens",
+                "Mediator",
+                "Signals",
+            ], path: "Sources/Favorites", exclude: ["DataCenters", "Logic", "Records", "Category"],
+            sources: ["Screens", "Targets"]),
+        .target(
+            name: "FavoritesCategory", dependencies: ["ListingsCategory", "HomesScreens", "Mediator", "Signals"],
+            path: "Sources/Favorites/Category"),
 
         .target(name: "Login", dependencies: ["Networking", "Signals"], exclude: ["Screens", "Targets", "Category"]),
-        .target(name: "LoginScreens", dependencies: [
-            "Login", "ViewModels", "TextViews", "HomesScreens", "Mediator", "Networking", "Signals",
-        ], path: "Sources/Login", exclude: ["APIs", "Logic", "Category"], sources: ["Screens", "Targets"]),
+        .target(
+            name: "LoginScreens",
+            dependencies: [
+                "Login", "ViewModels", "TextViews", "HomesScreens", "Mediator", "Networking", "Signals",
+            ], path: "Sources/Login", exclude: ["APIs", "Logic", "Category"], sources: ["Screens", "Targets"]),
         .target(name: "LoginCategory", dependencies: ["HomesScreens", "Mediator"], path: "Sources/Login/Category"),
 
         // Inquiry has no screen of its own: its target, in the business module, hands
         // out senders of questions.
-        .target(name: "Inquiry", dependencies: ["InquiryCategory", "ListingsCategory", "Mediator", "Networking", "Signals"],
-                exclude: ["Category"]),
-        .target(name: "InquiryCategory", dependencies: ["ListingsCategory", "Mediator", "Signals"],
-                path: "Sources/Inquiry/Category"),
+        .target(
+            name: "Inquiry",
+            dependencies: ["InquiryCategory", "ListingsCategory", "Mediator", "Networking", "Signals"],
+            exclude: ["Category"]),
+        .target(
+            name: "InquiryCategory", dependencies: ["ListingsCategory", "Mediator", "Signals"],
+            path: "Sources/Inquiry/Category"),
 
         .target(name: "OperationLogs", dependencies: ["Networking", "Persistence"]),
 
-        .executableTarget(name: "App", dependencies: [
-            "Networking", "Persistence", "Mediator", "HTTPServer", "HomesAPI", "LineEditing", "HomesScreens",
-            "Listings", "ListingsScreens", "ListingsCategory", "Favorites", "FavoritesScreens", "FavoritesCategory",
-            "LoginScreens", "LoginCategory", "Inquiry", "InquiryCategory", "OperationLogs",
-        ]),
+        .executableTarget(
+            name: "App",
+            dependencies: [
+                "Networking", "Persistence", "Mediator", "HTTPServer", "HomesAPI", "LineEditing", "HomesScreens",
+                "Listings", "ListingsScreens", "ListingsCategory", "Favorites", "FavoritesScreens", "FavoritesCategory",
+                "LoginScreens", "LoginCategory", "Inquiry", "InquiryCategory", "OperationLogs",
+            ]),
 
         // MARK: Tools
         // Test helpers (a terminal screen emulator; a process that writes until it is
         // killed, for the crash-safety tests) and the tests. The benchmarks are a package
         // of their own, in `Benchmarks/`.
         .target(name: "TerminalTesting", dependencies: ["LineEditing"], path: "Tests/TerminalTesting"),
-        .executableTarget(name: "PersistenceCrashWriter", dependencies: ["Persistence"],
-                          path: "Tests/PersistenceCrashWriter"),
+        .executableTarget(
+            name: "PersistenceCrashWriter", dependencies: ["Persistence"],
+            path: "Tests/PersistenceCrashWriter"),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer", "Signals"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Networking"]),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
         .testTarget(name: "LineEditingTests", dependencies: ["LineEditing", "TerminalTesting"]),
-        .testTarget(name: "HomesTests", dependencies: [
-            "App", "HomesAPI", "HomesScreens", "Listings", "ListingsScreens", "ListingsCategory", "Favorites",
-            "FavoritesScreens", "FavoritesCategory", "Login", "LoginScreens", "LoginCategory", "ViewModels", "TextViews",
-            "Networking", "OperationLogs", "Inquiry", "InquiryCategory",
-            "Signals", "SignalsTesting", "Mediator", "Persistence", "TerminalTesting",
-        ], exclude: ["Transcripts"]),
-        .testTarget(name: "PersistenceTests",
-                    dependencies: ["Persistence", "Signals", "SignalsTesting", "PersistenceCrashWriter"]),
+        .testTarget(
+            name: "HomesTests",
+            dependencies: [
+                "App", "HomesAPI", "HomesScreens", "Listings", "ListingsScreens", "ListingsCategory", "Favorites",
+                "FavoritesScreens", "FavoritesCategory", "Login", "LoginScreens", "LoginCategory", "ViewModels",
+                "TextViews",
+                "Networking", "OperationLogs", "Inquiry", "InquiryCategory",
+                "Signals", "SignalsTesting", "Mediator", "Persistence", "TerminalTesting",
+            ], exclude: ["Transcripts"]),
+        .testTarget(
+            name: "PersistenceTests",
+            dependencies: ["Persistence", "Signals", "SignalsTesting", "PersistenceCrashWriter"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,13 +26,17 @@ let package = Package(
         .target(name: "AllocationCounter"),
         // The sqlite3 C API, for the persistence floor.
         .systemLibrary(name: "SQLite3", path: "Sources/SQLite3", providers: [.apt(["libsqlite3-dev"])]),
-        .executableTarget(name: "SignalsBenchmark", dependencies: [
-            .product(name: "Signals", package: homes), "AllocationCounter",
-        ]),
+        .executableTarget(
+            name: "SignalsBenchmark",
+            dependencies: [
+                .product(name: "Signals", package: homes), "AllocationCounter",
+            ]),
         .executableTarget(name: "NetworkingBenchmark", dependencies: [.product(name: "Networking", package: homes)]),
-        .executableTarget(name: "PersistenceBenchmark", dependencies: [
-            .product(name: "Persistence", package: homes), "SQLite3",
-        ]),
+        .executableTarget(
+            name: "PersistenceBenchmark",
+            dependencies: [
+                .product(name: "Persistence", package: homes), "SQLite3",
+            ]),
         .executableTarget(name: "ServerLoadBenchmark", dependencies: [.product(name: "Networking", package: homes)]),
     ],
     swiftLanguageModes: [.v6]

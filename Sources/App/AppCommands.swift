@@ -28,14 +28,19 @@ struct AppCommands: SharedCommands {
             reachability.update(isReachable: command == "online")
             return .note("network is now \(command)")
         case "login":
-            guard arguments.isEmpty || arguments.count == 2 else { return .error("usage: login, or login USER PASSWORD") }
-            return arguments.isEmpty ? mediator.loginForm() : mediator.signIn(user: arguments[0], password: arguments[1])
+            guard arguments.isEmpty || arguments.count == 2 else {
+                return .error("usage: login, or login USER PASSWORD")
+            }
+            return arguments.isEmpty
+                ? mediator.loginForm() : mediator.signIn(user: arguments[0], password: arguments[1])
         case "logout":
             return arguments.isEmpty ? mediator.signOut() : .error("usage: logout")
         case "account":
             return arguments.isEmpty ? mediator.accountSummary() : .error("usage: account")
         case "go":
-            guard arguments.count == 1 else { return .error("usage: go URL, like go homes://listing/detail?kind=rent&id=3") }
+            guard arguments.count == 1 else {
+                return .error("usage: go URL, like go homes://listing/detail?kind=rent&id=3")
+            }
             return mediator.screen(at: arguments[0])
         case "favs":
             return arguments.isEmpty ? mediator.favoritesList() : .error("usage: favs")

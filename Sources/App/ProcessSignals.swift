@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Signals sent to the process (SIGINT, SIGTERM, SIGHUP), handled on the main actor

@@ -22,33 +22,33 @@ import Persistence
 // homes: a property-listing browser in the terminal, built on the package's architecture.
 
 let usage = """
-usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N] [--now SECONDS]
-       homes serve [--port N] [--seed N]
-       homes --help | --version
+    usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N] [--now SECONDS]
+           homes serve [--port N] [--seed N]
+           homes --help | --version
 
-  serve          serve the embedded API over HTTP on 127.0.0.1 (port 0 picks a free
-                 one; the first line printed is the URL), until SIGINT or SIGTERM
-  --api URL      use the HTTP API at URL instead of the embedded one
-  --db PATH      keep favourites in the SQLite file PATH, in a folder that exists
-                 (default: ~/.local/share/homes/homes.sqlite); a write-protected
-                 file or folder is opened read-only
-  --latency MS   delay every embedded API response by MS milliseconds, 0 to 10000
-                 (default 0)
-  --seed N       seed of the embedded API's generated listings (default 7)
-  --now SECONDS  show times as if the clock read SECONDS since 1970 (for transcripts;
-                 what is stored keeps the real time)
-  --port N       with serve: the port to listen on (default 8080)
-  --help         show this text
-  --version      show the version
-  Flags take their value as the next word or after '=' (--db=PATH).
+      serve          serve the embedded API over HTTP on 127.0.0.1 (port 0 picks a free
+                     one; the first line printed is the URL), until SIGINT or SIGTERM
+      --api URL      use the HTTP API at URL instead of the embedded one
+      --db PATH      keep favourites in the SQLite file PATH, in a folder that exists
+                     (default: ~/.local/share/homes/homes.sqlite); a write-protected
+                     file or folder is opened read-only
+      --latency MS   delay every embedded API response by MS milliseconds, 0 to 10000
+                     (default 0)
+      --seed N       seed of the embedded API's generated listings (default 7)
+      --now SECONDS  show times as if the clock read SECONDS since 1970 (for transcripts;
+                     what is stored keeps the real time)
+      --port N       with serve: the port to listen on (default 8080)
+      --help         show this text
+      --version      show the version
+      Flags take their value as the next word or after '=' (--db=PATH).
 
-Commands are listed by `help` inside the session. With input piped in, each line is
-answered once its work has settled (with --now, output is deterministic); error lines
-go to standard error and the exit status is 1 if any command failed. Ctrl-C stops the
-work in flight; quit or Ctrl-D leaves. Commands on one line,
-separated by `;`, run without waiting for each other (`refresh; filter rooms 2`
-cancels the refresh); `ask` takes the rest of its line.
-"""
+    Commands are listed by `help` inside the session. With input piped in, each line is
+    answered once its work has settled (with --now, output is deterministic); error lines
+    go to standard error and the exit status is 1 if any command failed. Ctrl-C stops the
+    work in flight; quit or Ctrl-D leaves. Commands on one line,
+    separated by `;`, run without waiting for each other (`refresh; filter rooms 2`
+    cancels the refresh); `ask` takes the rest of its line.
+    """
 
 struct UsageError: Error {
     let message: String
@@ -94,7 +94,8 @@ func parseOptions(_ arguments: [String]) -> Result<Request, UsageError> {
             }
             options.port = port
         case "--api":
-            guard let text = iterator.next(), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+            guard let text = iterator.next(), let url = URL(string: text), url.scheme == "http" || url.scheme == "https"
+            else {
                 return .failure(UsageError(message: "--api needs an http:// or https:// URL"))
             }
             options.apiURL = url
@@ -147,8 +148,9 @@ let shownNow = options.now
 let now: @Sendable () -> Date = { shownNow ?? Date() }
 // Served over HTTP it remembers up to a million nonces (32 MiB); in this process, a
 // person's requests need a few thousand.
-let embedded = HomesAPIServer(seed: options.seed, secret: secret, nonceCapacity: options.serve ? 1 << 21 : 1 << 14,
-                              updatedBefore: now())
+let embedded = HomesAPIServer(
+    seed: options.seed, secret: secret, nonceCapacity: options.serve ? 1 << 21 : 1 << 14,
+    updatedBefore: now())
 
 // `homes serve`: the embedded API over real HTTP, for `homes --api` and other clients.
 if options.serve {
@@ -168,7 +170,8 @@ if options.serve {
     exit(0)
 }
 let baseURL = options.apiURL ?? URL(string: "http://embedded.homes/api")!
-let transport: any HTTPTransport = options.apiURL == nil
+let transport: any HTTPTransport =
+    options.apiURL == nil
     ? InProcessTransport(latency: .milliseconds(options.latency)) { embedded.handle($0) }
     : URLSessionTransport()
 // The server's codes for a signature it refuses: missing or mismatched, stale, replayed,
@@ -176,33 +179,42 @@ let transport: any HTTPTransport = options.apiURL == nil
 let signatureRejected: Set<Int> = [4010, 4011, 4012, 4013]
 let engine = APIEngine(
     services: ServiceRegistry(
-        ListingKind.allCases.map { $0.service(baseURL: baseURL, signatureRejectedCodes: signatureRejected, signingSecret: secret) }
-        + [APIService(name: "account", baseURL: baseURL, signatureRejectedCodes: signatureRejected, signingSecret: secret)]
+        ListingKind.allCases.map {
+            $0.service(baseURL: baseURL, signatureRejectedCodes: signatureRejected, signingSecret: secret)
+        }
+            + [
+                APIService(
+                    name: "account", baseURL: baseURL, signatureRejectedCodes: signatureRejected, signingSecret: secret)
+            ]
     ),
     transport: transport
 )
 
 // Favourites live in SQLite; a database that cannot be used is reported, not fatal. Only
 // the default folder is created: a `--db` folder that is missing is reported instead.
-let databasePath = options.databasePath ?? {
-    let home = ProcessInfo.processInfo.environment["HOME"] ?? NSTemporaryDirectory()
-    let folder = URL(fileURLWithPath: home).appendingPathComponent(".local/share/homes")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder.appendingPathComponent("homes.sqlite").path
-}()
+let databasePath =
+    options.databasePath
+    ?? {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSTemporaryDirectory()
+        let folder = URL(fileURLWithPath: home).appendingPathComponent(".local/share/homes")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("homes.sqlite").path
+    }()
 let database = DatabasePool.shared.database(at: databasePath)
 do {
     try Migrator(FavoritesDataCenter.migrations + OperationLogDataCenter.migrations).migrate(database)
     if try database.isReadOnly {
-        FileHandle.standardError.write(Data("homes: \(databasePath) is read-only: favourites can be listed, not changed\n".utf8))
+        FileHandle.standardError.write(
+            Data("homes: \(databasePath) is read-only: favourites can be listed, not changed\n".utf8))
     }
 } catch {
     FileHandle.standardError.write(Data("homes: favourites are unavailable: \(error)\n".utf8))
 }
 
 // Operation logs wait in SQLite and go up in batches of 30; leftovers go at start.
-let operationLogger = OperationLogger(store: OperationLogDataCenter(database: database),
-                                      uploader: OperationLogAPIUploader(engine: engine))
+let operationLogger = OperationLogger(
+    store: OperationLogDataCenter(database: database),
+    uploader: OperationLogAPIUploader(engine: engine))
 operationLogger.uploadPending()
 
 // The last route patch is kept in the app's state folder, beside the line history.
@@ -217,10 +229,12 @@ let routes = RoutePatchLoader(engine: engine, mediator: mediator) { problem in
 let logic = ListingLogic(engine: engine)
 let listings = ListingListController(logic: logic, mediator: mediator, now: now)
 logic.show(.rent)
-let session = Session(root: listings, shared: AppCommands(mediator: mediator, reachability: engine.reachability),
-                      terminal: terminal,
-                      lifecycle: [PageViewLogger(logger: operationLogger)],
-                      writeError: { FileHandle.standardError.write(Data($0.utf8)) }) { text in
+let session = Session(
+    root: listings, shared: AppCommands(mediator: mediator, reachability: engine.reachability),
+    terminal: terminal,
+    lifecycle: [PageViewLogger(logger: operationLogger)],
+    writeError: { FileHandle.standardError.write(Data($0.utf8)) }
+) { text in
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 

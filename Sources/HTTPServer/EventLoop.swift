@@ -1,8 +1,9 @@
-import Foundation
 import CEventPoll
+import Foundation
 import Networking
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One thread's share of the server: an epoll loop over the connections it accepted.
@@ -69,7 +70,7 @@ final class EventLoop {
     private func acceptConnections() {
         while true {
             let descriptor = cep_accept_nonblocking(handles.listener)
-            guard descriptor >= 0 else { return }   // EAGAIN: another loop took it, or none left
+            guard descriptor >= 0 else { return } // EAGAIN: another loop took it, or none left
             let admitted = core.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
             if admitted > core.limits.maximumConnections {
                 // Full: the longest-idle connection of this loop makes room.
@@ -122,8 +123,9 @@ final class EventLoop {
             }
             if count > 0 {
                 readBuffer.withUnsafeBufferPointer { buffer in
-                    connection.receive(UnsafeBufferPointer(rebasing: buffer[0..<count]), now: now,
-                                       handler: core.handler, port: core.port)
+                    connection.receive(
+                        UnsafeBufferPointer(rebasing: buffer[0..<count]), now: now,
+                        handler: core.handler, port: core.port)
                 }
                 guard connection.flush(now: now) else { return drop(connection) }
             }
@@ -133,7 +135,8 @@ final class EventLoop {
 
     /// Reads while the connection can take more; writes while output is waiting.
     private func updateInterest(_ connection: HTTPConnection) {
-        let wanted = (connection.isReading ? EPOLLIN.rawValue | EPOLLRDHUP.rawValue : 0)
+        let wanted =
+            (connection.isReading ? EPOLLIN.rawValue | EPOLLRDHUP.rawValue : 0)
             | (connection.isFlushed ? 0 : EPOLLOUT.rawValue)
         guard wanted != connection.registeredEvents else { return }
         connection.registeredEvents = wanted

@@ -1,8 +1,9 @@
-import Foundation
 import CEventPoll
+import Foundation
 import Networking
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One client connection: its parser, its pending input and output, and its deadlines.
@@ -32,7 +33,8 @@ final class HTTPConnection {
     init(descriptor: Int32, limits: ServerLimits, now: ContinuousClock.Instant) {
         self.descriptor = descriptor
         self.limits = limits
-        self.parser = HTTPRequestParser(maximumHeadSize: limits.maximumHeadSize, maximumBodySize: limits.maximumBodySize)
+        self.parser = HTTPRequestParser(
+            maximumHeadSize: limits.maximumHeadSize, maximumBodySize: limits.maximumBodySize)
         self.waitingSince = now
         self.lastActivity = now
     }
@@ -48,10 +50,12 @@ final class HTTPConnection {
     }
 
     /// Bytes from the client.
-    func receive(_ bytes: UnsafeBufferPointer<UInt8>, now: ContinuousClock.Instant,
-                 handler: (HTTPRequest) -> HTTPResponse, port: UInt16) {
+    func receive(
+        _ bytes: UnsafeBufferPointer<UInt8>, now: ContinuousClock.Instant,
+        handler: (HTTPRequest) -> HTTPResponse, port: UInt16
+    ) {
         lastActivity = now
-        guard lingerUntil == nil, !isFinished else { return }   // after the last response: discarded
+        guard lingerUntil == nil, !isFinished else { return } // after the last response: discarded
         var offset = 0
         while offset < bytes.count {
             if output.count - outputOffset >= Self.outputHighWater {
@@ -68,8 +72,10 @@ final class HTTPConnection {
             case .request(let request):
                 answer(request, now: now, handler: handler, port: port)
             case .refused(let refusal):
-                finish(with: HTTPResponse(status: refusal.status, headers: ["Content-Type": "text/plain; charset=utf-8"],
-                                          body: Data(refusal.reason.utf8)))
+                finish(
+                    with: HTTPResponse(
+                        status: refusal.status, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                        body: Data(refusal.reason.utf8)))
                 return
             }
             if isFinished { return }
@@ -85,16 +91,19 @@ final class HTTPConnection {
         waiting.withUnsafeBufferPointer { receive($0, now: now, handler: handler, port: port) }
     }
 
-    private func answer(_ parsed: ParsedRequest, now: ContinuousClock.Instant,
-                        handler: (HTTPRequest) -> HTTPResponse, port: UInt16) {
+    private func answer(
+        _ parsed: ParsedRequest, now: ContinuousClock.Instant,
+        handler: (HTTPRequest) -> HTTPResponse, port: UInt16
+    ) {
         waitingSince = now
         headCompletedAt = nil
         let response: HTTPResponse
         if let request = Self.request(from: parsed, port: port) {
             response = handler(request)
         } else if HTTPMethod(rawValue: String(decoding: parsed.method, as: UTF8.self)) == nil {
-            response = HTTPResponse(status: 501, headers: ["Allow": "GET, POST, PUT, DELETE"],
-                                    body: Data("method not implemented".utf8))
+            response = HTTPResponse(
+                status: 501, headers: ["Allow": "GET, POST, PUT, DELETE"],
+                body: Data("method not implemented".utf8))
         } else {
             response = HTTPResponse(status: 400, body: Data("malformed request target".utf8))
         }
@@ -153,7 +162,8 @@ final class HTTPConnection {
 
     static func request(from parsed: ParsedRequest, port: UInt16) -> HTTPRequest? {
         guard let method = HTTPMethod(rawValue: String(decoding: parsed.method, as: UTF8.self)),
-              let url = URL(string: "http://127.0.0.1:\(port)" + String(decoding: parsed.target, as: UTF8.self)) else {
+            let url = URL(string: "http://127.0.0.1:\(port)" + String(decoding: parsed.target, as: UTF8.self))
+        else {
             return nil
         }
         // A field given twice reads as one, its values joined with commas (RFC 9110 5.3).
@@ -177,7 +187,8 @@ final class HTTPConnection {
         let framing: Set<String> = ["content-length", "connection", "transfer-encoding"]
         for (name, value) in response.headers.sorted(by: { $0.key < $1.key })
         where !framing.contains(name.lowercased()) && !name.contains(where: { $0 == "\r" || $0 == "\n" })
-            && !value.contains(where: { $0 == "\r" || $0 == "\n" }) {
+            && !value.contains(where: { $0 == "\r" || $0 == "\n" })
+        {
             head += "\(name): \(value)\r\n"
         }
         head += "Content-Length: \(response.body.count)\r\n"

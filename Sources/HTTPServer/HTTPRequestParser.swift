@@ -44,7 +44,9 @@ struct HTTPRequestParser {
         case method, target, version, versionLF
         case fieldStart, fieldName, fieldValue, fieldLF, headLF
         case body(remaining: Int)
-        case chunkSize, chunkExtension, chunkSizeLF, chunkData(remaining: Int), chunkDataCR, chunkDataLF
+        case chunkSize, chunkExtension, chunkSizeLF
+        case chunkData(remaining: Int)
+        case chunkDataCR, chunkDataLF
         case trailerStart, trailerLine, trailerLF, trailerEndLF
     }
 
@@ -77,7 +79,7 @@ struct HTTPRequestParser {
     var isReadingBody: Bool {
         switch state {
         case .body, .chunkSize, .chunkExtension, .chunkSizeLF, .chunkData, .chunkDataCR, .chunkDataLF,
-             .trailerStart, .trailerLine, .trailerLF, .trailerEndLF:
+            .trailerStart, .trailerLine, .trailerLF, .trailerEndLF:
             return true
         default:
             return false
@@ -152,7 +154,8 @@ struct HTTPRequestParser {
                 let version = token
                 token.removeAll(keepingCapacity: true)
                 guard version.count == 8, version.starts(with: Array("HTTP/".utf8)),
-                      Self.isDigit(version[5]), version[6] == UInt8(ascii: "."), Self.isDigit(version[7]) else {
+                    Self.isDigit(version[5]), version[6] == UInt8(ascii: "."), Self.isDigit(version[7])
+                else {
                     return refuse(400, "malformed HTTP version")
                 }
                 guard version[5] == UInt8(ascii: "1"), version[7] <= UInt8(ascii: "1") else {
@@ -195,14 +198,17 @@ struct HTTPRequestParser {
         case .fieldValue:
             if byte == 0x0D {
                 // Leading and trailing spaces and tabs are not part of the value.
-                let value = token.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+                let value = token.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
+                    .reversed()
                 request.fields.append((fieldName, String(decoding: value, as: UTF8.self)))
                 token.removeAll(keepingCapacity: true)
                 state = .fieldLF
             } else if byte == 0x0A {
                 return refuse(400, "a line must end in CR LF")
             } else {
-                guard byte >= 0x20 || byte == 0x09, byte != 0x7F else { return refuse(400, "control character in a header") }
+                guard byte >= 0x20 || byte == 0x09, byte != 0x7F else {
+                    return refuse(400, "control character in a header")
+                }
                 token.append(byte)
             }
         case .headLF:
@@ -224,7 +230,9 @@ struct HTTPRequestParser {
             // Extensions are read and ignored, within the head's size limit.
             headSize += 1
             if headSize > maximumHeadSize { return refuse(431, "chunk extensions too large") }
-            if byte == 0x0D { state = .chunkSizeLF } else if byte < 0x20 && byte != 0x09 {
+            if byte == 0x0D {
+                state = .chunkSizeLF
+            } else if byte < 0x20 && byte != 0x09 {
                 return refuse(400, "malformed chunk extension")
             }
         case .chunkSizeLF:
@@ -257,7 +265,9 @@ struct HTTPRequestParser {
             // Trailer fields are read and ignored, within the head's size limit.
             headSize += 1
             if headSize > maximumHeadSize { return refuse(431, "trailer too large") }
-            if byte == 0x0D { state = .trailerLF } else if byte < 0x20 && byte != 0x09 {
+            if byte == 0x0D {
+                state = .trailerLF
+            } else if byte < 0x20 && byte != 0x09 {
                 return refuse(400, "control character in a trailer")
             }
         case .trailerLF:
@@ -280,10 +290,14 @@ struct HTTPRequestParser {
         for (name, value) in request.fields {
             switch name.lowercased() {
             case "content-length":
-                guard !value.isEmpty, value.utf8.count <= 15, value.utf8.allSatisfy(Self.isDigit), let length = Int(value) else {
+                guard !value.isEmpty, value.utf8.count <= 15, value.utf8.allSatisfy(Self.isDigit),
+                    let length = Int(value)
+                else {
                     return refuse(400, "malformed Content-Length")
                 }
-                guard contentLength == nil || contentLength == length else { return refuse(400, "conflicting Content-Length") }
+                guard contentLength == nil || contentLength == length else {
+                    return refuse(400, "conflicting Content-Length")
+                }
                 contentLength = length
             case "transfer-encoding":
                 transferEncodings += value.split(separator: ",").map { $0.trimmingSpaces.lowercased() }
@@ -294,13 +308,17 @@ struct HTTPRequestParser {
             case "host":
                 hosts += 1
             case "expect":
-                guard value.lowercased() == "100-continue" else { return refuse(417, "only 100-continue can be expected") }
+                guard value.lowercased() == "100-continue" else {
+                    return refuse(417, "only 100-continue can be expected")
+                }
                 request.expectsContinue = request.minorVersion == 1
             default:
                 break
             }
         }
-        guard request.minorVersion == 0 || hosts == 1 else { return refuse(400, "an HTTP/1.1 request needs one Host field") }
+        guard request.minorVersion == 0 || hosts == 1 else {
+            return refuse(400, "an HTTP/1.1 request needs one Host field")
+        }
         if !transferEncodings.isEmpty {
             guard contentLength == nil else { return refuse(400, "both Content-Length and Transfer-Encoding") }
             guard transferEncodings == ["chunked"] else {
@@ -354,7 +372,8 @@ struct HTTPRequestParser {
 
     private static let tokenBytes: [Bool] = (0..<256).map { code in
         switch UInt8(code) {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return Array("!#$%&'*+-.^_`|~".utf8).contains(UInt8(code))

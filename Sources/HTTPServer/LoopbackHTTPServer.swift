@@ -1,10 +1,11 @@
+import CEventPoll
 import Dispatch
 import Foundation
-import CEventPoll
 import Networking
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 that hands each request to a Swift handler.
@@ -45,15 +46,19 @@ public final class LoopbackHTTPServer: Sendable {
     ///     after it opened (or after its last response) is closed.
     ///   - bodyDeadline: a body must arrive whole this long after its head.
     ///   - eventLoops: threads serving connections; one per core by default.
-    public init(port: UInt16 = 0, maximumBodySize: Int = 1 << 20, maximumHeadSize: Int = 64 << 10,
-                maximumConnections: Int = 1_024, headDeadline: Duration = .seconds(5),
-                bodyDeadline: Duration = .seconds(10), eventLoops: Int? = nil,
-                handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+    public init(
+        port: UInt16 = 0, maximumBodySize: Int = 1 << 20, maximumHeadSize: Int = 64 << 10,
+        maximumConnections: Int = 1_024, headDeadline: Duration = .seconds(5),
+        bodyDeadline: Duration = .seconds(10), eventLoops: Int? = nil,
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
         self.requestedPort = port
         self.loopCount = max(1, eventLoops ?? ProcessInfo.processInfo.activeProcessorCount)
-        self.core = ServerCore(handler: handler, limits: ServerLimits(
-            maximumBodySize: maximumBodySize, maximumHeadSize: maximumHeadSize,
-            maximumConnections: max(1, maximumConnections), headDeadline: headDeadline, bodyDeadline: bodyDeadline))
+        self.core = ServerCore(
+            handler: handler,
+            limits: ServerLimits(
+                maximumBodySize: maximumBodySize, maximumHeadSize: maximumHeadSize,
+                maximumConnections: max(1, maximumConnections), headDeadline: headDeadline, bodyDeadline: bodyDeadline))
     }
 
     deinit {
@@ -78,7 +83,8 @@ public final class LoopbackHTTPServer: Sendable {
     @discardableResult
     public func start() throws -> UInt16 {
         guard core.claimStart() else { throw StartError(description: "the server was already started") }
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let listener = socket(
+            AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard listener >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -159,7 +165,8 @@ struct LoopHandles: Sendable {
         }
         // Every loop accepts; EPOLLEXCLUSIVE wakes one of them per new connection.
         guard EventLoop.register(listener, events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue, in: epoll),
-              EventLoop.register(wake, events: EPOLLIN.rawValue, in: epoll) else {
+            EventLoop.register(wake, events: EPOLLIN.rawValue, in: epoll)
+        else {
             close()
             return nil
         }

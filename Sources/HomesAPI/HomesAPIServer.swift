@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Networking
+import Synchronization
 
 /// The embedded API of the demo: three listing services with the same meaning and
 /// different keys (rentals `id/name/...`, new homes `xinfang_*`, resale `esf_*`), paging,
@@ -10,7 +10,9 @@ import Networking
 public final class HomesAPIServer: Sendable {
     /// The three services and their key conventions.
     public enum Service: String, CaseIterable, Sendable {
-        case rentals, newHomes = "newhomes", resale
+        case rentals
+        case newHomes = "newhomes"
+        case resale
 
         /// The prefix of every key of this service's items.
         public var keyPrefix: String {
@@ -75,9 +77,12 @@ public final class HomesAPIServer: Sendable {
     public let routePatch: JSONValue
 
     /// The default patch: `homes://listing/featured` opens a listing's detail.
-    public static let defaultRoutePatch: JSONValue = ["version": 1, "routes": [
-        ["url": "homes://listing/featured", "target": "listing", "action": "detail"],
-    ]]
+    public static let defaultRoutePatch: JSONValue = [
+        "version": 1,
+        "routes": [
+            ["url": "homes://listing/featured", "target": "listing", "action": "detail"]
+        ],
+    ]
 
     /// How many operation-log events have been uploaded.
     public var eventsUploaded: Int {
@@ -87,10 +92,12 @@ public final class HomesAPIServer: Sendable {
     /// Serves `count` listings per service generated from `seed`, last updated within the
     /// day before `updatedBefore`; checks signatures with `secret` when given, against `clock`,
     /// remembering nonces in a store of `nonceCapacity` slots (see ``SignatureVerifier``).
-    public init(seed: UInt64 = 7, count: Int = 45, secret: [UInt8]? = nil, nonceCapacity: Int = 1 << 21,
-                updatedBefore: Date = Date(),
-                routePatch: JSONValue = HomesAPIServer.defaultRoutePatch,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        seed: UInt64 = 7, count: Int = 45, secret: [UInt8]? = nil, nonceCapacity: Int = 1 << 21,
+        updatedBefore: Date = Date(),
+        routePatch: JSONValue = HomesAPIServer.defaultRoutePatch,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.routePatch = routePatch
         var generator = SeededGenerator(seed: seed)
         let districts = ["Xuhui", "Jing'an", "Pudong", "Changning", "Hongkou", "静安", "徐汇"]
@@ -145,10 +152,12 @@ public final class HomesAPIServer: Sendable {
             switch verifier.verify(request, now: clock()) {
             case .valid: break
             case .stale: return .json(["code": 4011, "message": "request timestamp is stale"], status: 401)
-            case .replayed: return .json(["code": 4012, "message": "request replayed: its nonce was already used"], status: 401)
+            case .replayed:
+                return .json(["code": 4012, "message": "request replayed: its nonce was already used"], status: 401)
             case .duplicated: return .json(["code": 4013, "message": "a signature header is repeated"], status: 401)
             case .missing, .mismatch: return .json(["code": 4010, "message": "signature rejected"], status: 401)
-            case .overloaded: return .json(["code": 5031, "message": "too many signed requests; try again shortly"], status: 503)
+            case .overloaded:
+                return .json(["code": 5031, "message": "too many signed requests; try again shortly"], status: 503)
             }
         }
         let parameters: [String: String]
@@ -189,7 +198,8 @@ public final class HomesAPIServer: Sendable {
     private func list(_ service: Service, _ parameters: [String: String]) -> HTTPResponse {
         let keys = service.pageKeys
         guard let page = Int(parameters[keys.page] ?? "1"), (1...100_000).contains(page),
-              let size = Int(parameters[keys.size] ?? "10"), (1...100).contains(size) else {
+            let size = Int(parameters[keys.size] ?? "10"), (1...100).contains(size)
+        else {
             return .json(["message": .string("bad paging parameters")], status: 400)
         }
         var items = listings[service] ?? []
@@ -247,7 +257,8 @@ public final class HomesAPIServer: Sendable {
             return .json(["slot": .string(slot)])
         case "inquiry/upload":
             guard let slot = parameters["slot"], state.slots[slot] == false,
-                  let photo = parameters["photo"], let bytes = Data(base64Encoded: photo), !bytes.isEmpty else {
+                let photo = parameters["photo"], let bytes = Data(base64Encoded: photo), !bytes.isEmpty
+            else {
                 return .json(["message": "bad upload"], status: 400)
             }
             state.slots[slot] = true
@@ -272,7 +283,8 @@ public final class HomesAPIServer: Sendable {
     }
 
     private func detail(_ service: Service, _ parameters: [String: String]) -> HTTPResponse {
-        guard let id = Int(parameters["id"] ?? ""), let listing = listings[service]?.first(where: { $0.id == id }) else {
+        guard let id = Int(parameters["id"] ?? ""), let listing = listings[service]?.first(where: { $0.id == id })
+        else {
             return .json(["message": "no such listing"], status: 404)
         }
         return .json([

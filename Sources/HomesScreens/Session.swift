@@ -30,9 +30,11 @@ public final class Session {
     /// A session showing `root`, offering each command to `shared` before the screen on
     /// top, writing with `write` (from any thread, one text at a time); error lines go to
     /// `writeError` when not on a terminal.
-    public init(root: any Screen, shared: (any SharedCommands)? = nil, terminal: Terminal,
-                lifecycle: [any ScreenLifecycleObserver] = [], writeError: (@Sendable (String) -> Void)? = nil,
-                write: @escaping @Sendable (String) -> Void) {
+    public init(
+        root: any Screen, shared: (any SharedCommands)? = nil, terminal: Terminal,
+        lifecycle: [any ScreenLifecycleObserver] = [], writeError: (@Sendable (String) -> Void)? = nil,
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.shared = shared
         self.terminal = terminal
         self.write = OutputLock.serializing(write, colors: terminal.usesColor)
@@ -112,7 +114,11 @@ public final class Session {
     /// (standard error), and remembers that a command failed.
     private func fail(_ message: String) {
         hadErrors = true
-        if terminal.isInteractive { errorsToShow.append("error: \(message)\n") } else { writeError("error: \(message)\n") }
+        if terminal.isInteractive {
+            errorsToShow.append("error: \(message)\n")
+        } else {
+            writeError("error: \(message)\n")
+        }
     }
 
     /// Runs one command: `.changed` when the screen should be shown once its work settles.
@@ -152,7 +158,6 @@ public final class Session {
         }
         return .changed
     }
-
 
     // MARK: - Settling and drawing
 

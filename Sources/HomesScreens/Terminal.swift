@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Facts about the terminal the REPL talks to.
@@ -31,7 +32,8 @@ public struct Terminal: Sendable {
             if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { width = Int(size.ws_col) }
         }
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
-        return Terminal(isInteractive: interactive, width: min(width, 200),
-                        usesColor: interactive && isatty(STDOUT_FILENO) == 1 && !noColor)
+        return Terminal(
+            isInteractive: interactive, width: min(width, 200),
+            usesColor: interactive && isatty(STDOUT_FILENO) == 1 && !noColor)
     }
 }

@@ -116,16 +116,17 @@ public struct KeyDecoder: Sendable {
         case UInt8(ascii: "["): return controlSequence()
         case UInt8(ascii: "O"):
             guard pending.count >= 3 else { return nil }
-            let key: Key? = switch pending[2] {
-            case UInt8(ascii: "A"): .up
-            case UInt8(ascii: "B"): .down
-            case UInt8(ascii: "C"): .right
-            case UInt8(ascii: "D"): .left
-            case UInt8(ascii: "H"): .home
-            case UInt8(ascii: "F"): .end
-            case UInt8(ascii: "M"): .enter      // keypad Enter
-            default: nil                        // F1–F4 and the rest of the keypad
-            }
+            let key: Key? =
+                switch pending[2] {
+                case UInt8(ascii: "A"): .up
+                case UInt8(ascii: "B"): .down
+                case UInt8(ascii: "C"): .right
+                case UInt8(ascii: "D"): .left
+                case UInt8(ascii: "H"): .home
+                case UInt8(ascii: "F"): .end
+                case UInt8(ascii: "M"): .enter // keypad Enter
+                default: nil // F1–F4 and the rest of the keypad
+                }
             return (key, 3)
         case 0x7F, 0x08: return (.altBackspace, 2)
         case 0x20...0x7E: return (.alt(Character(Unicode.Scalar(pending[1]))), 2)
@@ -188,17 +189,18 @@ public struct KeyDecoder: Sendable {
     private mutating func text(into keys: inout [Key]) -> Bool {
         var end = 0
         while end < pending.count, pending[end] >= 0x20, pending[end] != 0x7F {
-            let length = switch pending[end] {
-            case 0x00..<0x80: 1
-            case 0xC2..<0xE0: 2
-            case 0xE0..<0xF0: 3
-            case 0xF0..<0xF5: 4
-            default: 0
-            }
+            let length =
+                switch pending[end] {
+                case 0x00..<0x80: 1
+                case 0xC2..<0xE0: 2
+                case 0xE0..<0xF0: 3
+                case 0xF0..<0xF5: 4
+                default: 0
+                }
             let available = pending[(end + 1)..<min(end + max(length, 1), pending.count)]
             let continues = available.allSatisfy { $0 & 0xC0 == 0x80 }
             if length > 0 && continues && end + length > pending.count {
-                break   // unfinished: wait for the rest
+                break // unfinished: wait for the rest
             }
             guard length > 0 && continues else {
                 // Not UTF-8: drop the byte (after the text before it).

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads lines from a terminal with readline's editing keys, history, reverse search and
@@ -36,8 +36,10 @@ public final class LineEditor {
     ///
     /// `columns` gives the terminal's width; by default it is asked of `input` (then of
     /// standard output) at each redraw, 80 when neither knows.
-    public init(history: LineHistory? = nil, input: Int32 = STDIN_FILENO, columns: (() -> Int)? = nil,
-                write: @escaping (String) -> Void) {
+    public init(
+        history: LineHistory? = nil, input: Int32 = STDIN_FILENO, columns: (() -> Int)? = nil,
+        write: @escaping (String) -> Void
+    ) {
         self.history = history ?? LineHistory(fileURL: nil)
         self.input = input
         self.columns = columns
@@ -61,8 +63,10 @@ public final class LineEditor {
     /// `redact` returns the form of a submitted line that may be shown and remembered when
     /// the line carries a secret (e.g. "password hunter22" -> "password •••"), or nil when it
     /// carries none: the echoed line is then rewritten in that form and not added to history.
-    public func readLine(prompt: String, complete: (String) -> [String] = { _ in [] },
-                         redact: (String) -> String? = { _ in nil }) -> String? {
+    public func readLine(
+        prompt: String, complete: (String) -> [String] = { _ in [] },
+        redact: (String) -> String? = { _ in nil }
+    ) -> String? {
         guard let rawMode = RawMode(input) else { return readPlainLine() }
         defer { rawMode.settle() }
         buffer.history = history.entries
@@ -190,8 +194,10 @@ public final class LineEditor {
 
     /// Ends the line that `outcome` ended (`shown` is the text before the last key): draws
     /// it one last time, as it is to stay on the screen, and returns what `readLine` returns.
-    private func finish(_ outcome: LineBuffer.Outcome, shown: [Character], prompt: String, output: String,
-                        redact: (String) -> String?) -> String? {
+    private func finish(
+        _ outcome: LineBuffer.Outcome, shown: [Character], prompt: String, output: String,
+        redact: (String) -> String?
+    ) -> String? {
         var output = output
         let result: String?
         switch outcome {
@@ -251,7 +257,9 @@ public final class LineEditor {
         var output = ""
         for (index, candidate) in candidates.enumerated() {
             let last = index % perRow == perRow - 1 || index == candidates.count - 1
-            output += last ? candidate + "\r\n"
+            output +=
+                last
+                ? candidate + "\r\n"
                 : candidate + String(repeating: " ", count: cell - DisplayWidth.of(candidate))
         }
         return output

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The lines entered, oldest first, kept across runs in a file of one line per entry.
@@ -34,8 +35,10 @@ public final class LineHistory {
 
     /// The history of `appName` at its default place (see `defaultURL`), or in memory when
     /// there is no home to keep it in.
-    public convenience init(appName: String, capacity: Int = 1_000,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public convenience init(
+        appName: String, capacity: Int = 1_000,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.init(fileURL: Self.defaultURL(appName: appName, environment: environment), capacity: capacity)
     }
 
@@ -87,7 +90,7 @@ public final class LineHistory {
         guard let data = try? Data(contentsOf: url) else { return nil }
         return data.split(separator: UInt8(ascii: "\n")).map { bytes in
             guard let line = String(validating: bytes, as: UTF8.self),
-                  !line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" })
+                !line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" })
             else { return nil }
             return line
         }
@@ -119,8 +122,9 @@ public final class LineHistory {
 
     private static func makeFolder(for url: URL) -> Bool {
         let folder = url.deletingLastPathComponent()
-        return (try? FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil
+        return
+            (try? FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {

@@ -79,8 +79,10 @@ public final class TargetActions {
 
     /// Answers `name` with `perform`. Only actions with `allowsRemoteCalls` may be called
     /// from a URL: that is the allow-list.
-    public func on(_ name: String, allowsRemoteCalls: Bool = false,
-                   _ perform: @escaping (MediatorParameters) throws -> Any?) {
+    public func on(
+        _ name: String, allowsRemoteCalls: Bool = false,
+        _ perform: @escaping (MediatorParameters) throws -> Any?
+    ) {
         actions[name] = Action(allowsRemoteCalls: allowsRemoteCalls, perform: perform)
     }
 }
@@ -160,7 +162,8 @@ public final class Mediator: @unchecked Sendable {
 
     /// Whether a target named `name` is registered.
     public func hasTarget(_ name: String) -> Bool {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return registrations[name] != nil
     }
 
@@ -256,7 +259,8 @@ public final class Mediator: @unchecked Sendable {
     // MARK: - Route patches
 
     private var currentRoutes: RouteTable {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return routes
     }
 
@@ -274,7 +278,8 @@ public final class Mediator: @unchecked Sendable {
             return entry.allowsRemoteCalls ? nil : "\(target)/\(action) is not allowed from URLs"
         }
         guard table.version >= currentRoutes.version else {
-            throw RoutePatchError(message: "patch version \(table.version) is older than the version in force, \(currentRoutes.version)")
+            throw RoutePatchError(
+                message: "patch version \(table.version) is older than the version in force, \(currentRoutes.version)")
         }
         lock.lock()
         routes = table

@@ -73,4 +73,3 @@ public struct MediatorParameters: Sendable, ExpressibleByDictionaryLiteral {
         self[name] as? T
     }
 }
-

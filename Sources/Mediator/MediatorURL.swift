@@ -15,8 +15,9 @@ struct MediatorURL: Equatable {
         // Split the still-encoded parts, then decode each once: `a%2Fb` is one action and
         // `a%2541` is `a%41`, not `aA`.
         guard let components = URLComponents(string: text),
-              components.scheme?.lowercased() == scheme,
-              let host = components.percentEncodedHost?.removingPercentEncoding, !host.isEmpty else { return nil }
+            components.scheme?.lowercased() == scheme,
+            let host = components.percentEncodedHost?.removingPercentEncoding, !host.isEmpty
+        else { return nil }
         let path = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true)
         guard path.count == 1, let action = String(path[0]).removingPercentEncoding, !action.isEmpty else { return nil }
         let pairs = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }

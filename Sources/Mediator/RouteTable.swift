@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why a route patch was rejected.
@@ -59,8 +60,11 @@ public struct FileRoutePatchStore: RoutePatchStore {
 
     private func replace(with patch: Data) -> Bool {
         let folder = url.deletingLastPathComponent()
-        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])) != nil else { return false }
+        guard
+            (try? FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])) != nil
+        else { return false }
         let name = temporaryPrefix + "\(getpid()).\(String(UInt32.random(in: .min ... .max), radix: 16)).tmp"
         let temporary = folder.appendingPathComponent(name).path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -155,7 +159,8 @@ struct RouteTable {
                 entries[key] = .disabled(message)
             } else {
                 guard let target = route["target"] as? String, !target.isEmpty,
-                      let action = route["action"] as? String, !action.isEmpty else {
+                    let action = route["action"] as? String, !action.isEmpty
+                else {
                     throw RoutePatchError(message: "\(label): give \"target\" and \"action\", or \"disabled\": true")
                 }
                 if let problem = check(target, action) {
@@ -168,8 +173,9 @@ struct RouteTable {
         // again (remaps are not chained).
         for (key, resolution) in entries.sorted(by: { $0.key < $1.key }) {
             if case .remapped(let target, let action) = resolution, let next = entries["\(target)/\(action)"] {
-                throw RoutePatchError(message: "\(key) is remapped to \(target)/\(action), which this patch also "
-                                      + (Self.isDisabled(next) ? "disables" : "remaps"))
+                throw RoutePatchError(
+                    message: "\(key) is remapped to \(target)/\(action), which this patch also "
+                        + (Self.isDisabled(next) ? "disables" : "remaps"))
             }
         }
         self.version = version

@@ -33,7 +33,8 @@ public func liveBindings(in object: AnyObject) -> [String] {
     return found
 }
 
-private func search(_ value: Any, path: String, depth: Int, visited: inout Set<ObjectIdentifier>, found: inout [String]) {
+private func search(_ value: Any, path: String, depth: Int, visited: inout Set<ObjectIdentifier>, found: inout [String])
+{
     guard depth < 12 else { return }
     if let bag = value as? DisposeBag {
         let count = bag.liveCount

@@ -126,15 +126,18 @@ extension Recorder where Value: Equatable {
             return reportFailure(error, fileID: fileID, filePath: filePath, line: line, column: column)
         }
         guard scheduler != nil else {
-            return reportFailure("assertMarbles needs a recorder made with record(on: TestScheduler)",
-                                 fileID: fileID, filePath: filePath, line: line, column: column)
+            return reportFailure(
+                "assertMarbles needs a recorder made with record(on: TestScheduler)",
+                fileID: fileID, filePath: filePath, line: line, column: column)
         }
         let actual = timedEvents.map { entry -> (frame: Int?, event: RecordedEvent<Value>) in
             (entry.time.flatMap { frameIndex(of: $0, frame: frame) }, entry.event)
         }
-        let same = expected.events.count == actual.count && zip(expected.events, actual).allSatisfy {
-            $0.frame == $1.frame && $0.event == $1.event
-        }
+        let same =
+            expected.events.count == actual.count
+            && zip(expected.events, actual).allSatisfy {
+                $0.frame == $1.frame && $0.event == $1.event
+            }
         guard !same else { return }
         let rendered = render(actual, values: values)
         let rows = EventDiff.describe(
@@ -142,7 +145,8 @@ extension Recorder where Value: Equatable {
             expected: expected.events.map { $0.event },
             actual: actual.map { $0.event }
         )
-        let frames = "frames: expected \(expected.events.map { String($0.frame) }) actual "
+        let frames =
+            "frames: expected \(expected.events.map { String($0.frame) }) actual "
             + "\(actual.map { $0.frame.map(String.init) ?? "?" })"
         reportFailure(
             "Marbles differ:\n  expected: \(diagram)\n    actual: \(rendered)\n\(frames)\n\(rows)",

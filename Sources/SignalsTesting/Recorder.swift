@@ -164,8 +164,9 @@ extension Recorder where Value: Equatable {
         let actual = values
         if actual != expected {
             reportFailure(
-                EventDiff.describe(title: "Recorded values differ",
-                                   expected: expected.map { .value($0) }, actual: actual.map { .value($0) }),
+                EventDiff.describe(
+                    title: "Recorded values differ",
+                    expected: expected.map { .value($0) }, actual: actual.map { .value($0) }),
                 fileID: fileID, filePath: filePath, line: line, column: column
             )
         }
@@ -192,8 +193,9 @@ extension Recorder where Value: Equatable {
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        expect(expected.map { .value($0) }, by: ==,
-               fileID: fileID, filePath: filePath, line: line, column: column)
+        expect(
+            expected.map { .value($0) }, by: ==,
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
@@ -221,8 +223,9 @@ extension Recorder {
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        expect([.completed], by: { _, _ in false },
-               fileID: fileID, filePath: filePath, line: line, column: column)
+        expect(
+            [.completed], by: { _, _ in false },
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Checks that every recorded event has been consumed.
@@ -247,8 +250,9 @@ extension Signal {
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> Recorder<Value> {
-        Recorder.attached(scheduler: scheduler, exhaustive: exhaustive, origin: (fileID, filePath, line, column),
-                          values: { observe($0) }, completion: { observeCompleted($0) })
+        Recorder.attached(
+            scheduler: scheduler, exhaustive: exhaustive, origin: (fileID, filePath, line, column),
+            values: { observe($0) }, completion: { observeCompleted($0) })
     }
 }
 
@@ -265,8 +269,9 @@ extension Property {
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> Recorder<Value> {
-        Recorder.attached(scheduler: scheduler, exhaustive: exhaustive, origin: (fileID, filePath, line, column),
-                          values: { observe($0) }, completion: { signal.observeCompleted($0) })
+        Recorder.attached(
+            scheduler: scheduler, exhaustive: exhaustive, origin: (fileID, filePath, line, column),
+            values: { observe($0) }, completion: { signal.observeCompleted($0) })
     }
 }
 
@@ -288,4 +293,3 @@ private final class Disposables: Disposable, Sendable {
         second.dispose()
     }
 }
-

@@ -40,7 +40,8 @@ public final class ReleaseTracker: @unchecked Sendable {
     ) {
         let names = alive
         guard !names.isEmpty else { return }
-        reportFailure("still alive: \(names.joined(separator: ", "))",
-                      fileID: fileID, filePath: filePath, line: line, column: column)
+        reportFailure(
+            "still alive: \(names.joined(separator: ", "))",
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

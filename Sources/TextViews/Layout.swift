@@ -11,14 +11,17 @@ public enum Layout {
         }
         let separators = 2 * (columnCount - 1)
         // Shrink the widest columns until the table fits.
-        while widths.reduce(0, +) + separators > width, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
-              widths[widest] > 4 {
+        while widths.reduce(0, +) + separators > width,
+            let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
+            widths[widest] > 4
+        {
             widths[widest] -= 1
         }
         return rows.map { row in
             (0..<columnCount).map { column in
                 let cell = column < row.count ? row[column] : ""
-                return DisplayText.fit(cell, to: widths[column], alignment: trailingColumns.contains(column) ? .trailing : .leading)
+                return DisplayText.fit(
+                    cell, to: widths[column], alignment: trailingColumns.contains(column) ? .trailing : .leading)
             }
             .joined(separator: "  ")
             .trimmingTrailingSpaces()

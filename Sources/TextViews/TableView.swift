@@ -27,15 +27,18 @@ public final class TableView<Row>: TextView {
     }
 
     public func render(width: Int) -> [String] {
-        var lines = [DisplayText.truncate(title, to: width), Layout.rule(width: min(width, max(DisplayText.width(title), 8)))]
+        var lines = [
+            DisplayText.truncate(title, to: width), Layout.rule(width: min(width, max(DisplayText.width(title), 8))),
+        ]
         if rows.isEmpty {
             lines.append(DisplayText.truncate(emptyText, to: width))
         } else {
             let cells = rows.map { row in columns.map { $0.text(row) } }
             let headings = columns.map(\.heading)
             let trailing = Set(columns.indices.filter { columns[$0].isTrailing })
-            lines += Layout.table(headings.allSatisfy(\.isEmpty) ? cells : [headings] + cells, width: width,
-                                  trailingColumns: trailing)
+            lines += Layout.table(
+                headings.allSatisfy(\.isEmpty) ? cells : [headings] + cells, width: width,
+                trailingColumns: trailing)
         }
         if !status.isEmpty { lines += DisplayText.wrap(status, to: width) }
         if !footer.isEmpty { lines.append(DisplayText.truncate(footer, to: width)) }

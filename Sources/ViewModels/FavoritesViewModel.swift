@@ -29,7 +29,8 @@ public struct FavoritesViewModel: Equatable, Sendable {
     public init(favorites: [Favorite], now: Date) {
         let kinds = ["rent": "rental", "new": "new home", "resale": "resale"]
         rows = favorites.enumerated().map { index, favorite in
-            Row(number: "\(index + 1)", name: favorite.name, kind: kinds[favorite.kind] ?? favorite.kind,
+            Row(
+                number: "\(index + 1)", name: favorite.name, kind: kinds[favorite.kind] ?? favorite.kind,
                 price: Formatting.price(favorite.price, monthly: favorite.kind == "rent"),
                 saved: Formatting.age(of: favorite.savedAt, now: now))
         }

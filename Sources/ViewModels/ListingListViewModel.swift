@@ -28,13 +28,16 @@ public struct ListingListViewModel: Equatable, Sendable {
     public init() {}
 
     /// The list for the logic's state at `now`; names of saved listings get a star.
-    public init(kind: ListingKind, listings: [ListingSummary], filters: [String: String], isLoading: Bool,
-                isComplete: Bool, problem: String?, now: Date, isSaved: (ListingSummary) -> Bool = { _ in false }) {
+    public init(
+        kind: ListingKind, listings: [ListingSummary], filters: [String: String], isLoading: Bool,
+        isComplete: Bool, problem: String?, now: Date, isSaved: (ListingSummary) -> Bool = { _ in false }
+    ) {
         let names: [ListingKind: String] = [.rent: "Rentals", .new: "New homes", .resale: "Resale"]
         let filterText = filters.keys.sorted().map { "\($0)=\(filters[$0]!)" }.joined(separator: " ")
         title = (names[kind] ?? "Listings") + (filterText.isEmpty ? "" : " (\(filterText))")
         rows = listings.enumerated().map { index, listing in
-            Row(number: "\(index + 1)", name: listing.name + (isSaved(listing) ? " ★" : ""),
+            Row(
+                number: "\(index + 1)", name: listing.name + (isSaved(listing) ? " ★" : ""),
                 price: Formatting.price(listing.price, monthly: listing.kind == .rent),
                 area: Formatting.area(listing.area), district: listing.district,
                 age: Formatting.age(of: listing.updatedAt, now: now))

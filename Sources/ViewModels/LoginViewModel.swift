@@ -12,7 +12,9 @@ public struct LoginViewModel: Equatable, Sendable {
     }
 
     /// The form's fields.
-    public var fields = [Field(label: "Username", value: "", problem: ""), Field(label: "Password", value: "", problem: "")]
+    public var fields = [
+        Field(label: "Username", value: "", problem: ""), Field(label: "Password", value: "", problem: ""),
+    ]
     /// The submit line.
     public var submitLine = "fill in the form"
     /// The result line (signed in, or why not).
@@ -22,12 +24,18 @@ public struct LoginViewModel: Equatable, Sendable {
     public init() {}
 
     /// The form's state.
-    public init(username: String, password: String, usernameProblem: String?, passwordProblem: String?,
-                canSubmit: Bool, isSubmitting: Bool, signedInAs: String?, failure: String?) {
+    public init(
+        username: String, password: String, usernameProblem: String?, passwordProblem: String?,
+        canSubmit: Bool, isSubmitting: Bool, signedInAs: String?, failure: String?
+    ) {
         fields = [
-            Field(label: "Username", value: username.isEmpty ? "-" : username, problem: usernameProblem.map { "! \($0)" } ?? ""),
-            Field(label: "Password", value: password.isEmpty ? "-" : String(repeating: "•", count: min(password.count, 16)),
-                  problem: passwordProblem.map { "! \($0)" } ?? ""),
+            Field(
+                label: "Username", value: username.isEmpty ? "-" : username,
+                problem: usernameProblem.map { "! \($0)" } ?? ""),
+            Field(
+                label: "Password",
+                value: password.isEmpty ? "-" : String(repeating: "•", count: min(password.count, 16)),
+                problem: passwordProblem.map { "! \($0)" } ?? ""),
         ]
         if isSubmitting {
             submitLine = "signing in…"

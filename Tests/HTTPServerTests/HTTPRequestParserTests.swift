@@ -1,6 +1,7 @@
-@testable import HTTPServer
 import Networking
 import Testing
+
+@testable import HTTPServer
 
 /// The request parser on its own: bytes in, requests or refusals out.
 @Suite struct HTTPRequestParserTests {
@@ -20,8 +21,9 @@ import Testing
                 case .incomplete: break
                 case .headComplete: results.append("100")
                 case .request(let request):
-                    results.append("\(String(decoding: request.method, as: UTF8.self)) \(String(decoding: request.target, as: UTF8.self))"
-                        + " body=\(String(decoding: request.body, as: UTF8.self)) keepAlive=\(request.keepAlive)")
+                    results.append(
+                        "\(String(decoding: request.method, as: UTF8.self)) \(String(decoding: request.target, as: UTF8.self))"
+                            + " body=\(String(decoding: request.body, as: UTF8.self)) keepAlive=\(request.keepAlive)")
                 case .refused(let refusal):
                     results.append("\(refusal.status) \(refusal.reason)")
                     return results
@@ -33,8 +35,11 @@ import Testing
     }
 
     @Test func pipelinedRequestsComeOutInOrderWhateverTheChunking() {
-        let text = "GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhelloGET /c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        let expected = ["GET /a body= keepAlive=true", "POST /b body=hello keepAlive=true", "GET /c body= keepAlive=false"]
+        let text =
+            "GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhelloGET /c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        let expected = [
+            "GET /a body= keepAlive=true", "POST /b body=hello keepAlive=true", "GET /c body= keepAlive=false",
+        ]
         for piece in [1, 2, 7, 64, Int.max] {
             #expect(outcomes(text, piece: piece) == expected, "in pieces of \(piece)")
         }
@@ -44,7 +49,8 @@ import Testing
         // 200 bytes: runs that start and end inside SHA-256 blocks, and whole blocks.
         let body = String((0..<200).map { Character(UnicodeScalar(UInt8(33 + $0 % 90))) })
         let sized = "POST /u HTTP/1.1\r\nHost: x\r\nContent-Length: 200\r\n\r\n" + body
-        let chunked = "POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let chunked =
+            "POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "3\r\n\(body.prefix(3))\r\n7D\r\n\(body.dropFirst(3).prefix(125))\r\n48\r\n\(body.dropFirst(128))\r\n0\r\n\r\n"
         for text in [sized, chunked] {
             for piece in [1, 5, 64, 100, Int.max] {
@@ -66,7 +72,8 @@ import Testing
 
     @Test func aRequestWithoutABodyHasNoDigest() {
         var parser = HTTPRequestParser(maximumHeadSize: 4_096, maximumBodySize: 1_000)
-        let bytes = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\nPOST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n".utf8)
+        let bytes = Array(
+            "GET / HTTP/1.1\r\nHost: x\r\n\r\nPOST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n".utf8)
         var offset = 0
         var digests: [[UInt8]?] = []
         while offset < bytes.count {
@@ -78,30 +85,46 @@ import Testing
     }
 
     @Test func chunkedBodiesAreDecodedAndTrailersSkipped() {
-        let text = "POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\nA\r\n, world!!!\r\n0\r\nX-Trailer: t\r\n\r\n"
+        let text =
+            "POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\nA\r\n, world!!!\r\n0\r\nX-Trailer: t\r\n\r\n"
         for piece in [1, 3, Int.max] {
             #expect(outcomes(text, piece: piece) == ["POST /u body=hello, world!!! keepAlive=true"])
         }
-        #expect(outcomes("POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello!\r\n0\r\n\r\n")
-            == ["400 chunk data longer than its size"])
-        #expect(outcomes("POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n") == ["400 malformed chunk size"])
-        #expect(outcomes("POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3E9\r\n", maximumBody: 1_000)
-            == ["413 body larger than 1000 bytes"])
+        #expect(
+            outcomes("POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello!\r\n0\r\n\r\n")
+                == ["400 chunk data longer than its size"])
+        #expect(
+            outcomes("POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n") == [
+                "400 malformed chunk size"
+            ])
+        #expect(
+            outcomes("POST /u HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3E9\r\n", maximumBody: 1_000)
+                == ["413 body larger than 1000 bytes"])
     }
 
     @Test func framingThatCouldBeReadTwoWaysIsRefused() {
-        #expect(outcomes("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n")
-            == ["400 conflicting Content-Length"])
-        #expect(outcomes("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\ncontent-length: 5\r\n\r\nhello")
-            == ["POST / body=hello keepAlive=true"])
+        #expect(
+            outcomes("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n")
+                == ["400 conflicting Content-Length"])
+        #expect(
+            outcomes("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\ncontent-length: 5\r\n\r\nhello")
+                == ["POST / body=hello keepAlive=true"])
         for length in ["+5", "-1", "5 5", "0x5", "", "99999999999999999999"] {
-            #expect(outcomes("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n\r\n") == ["400 malformed Content-Length"])
+            #expect(
+                outcomes("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n\r\n") == [
+                    "400 malformed Content-Length"
+                ])
         }
-        #expect(outcomes("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n")
-            == ["400 both Content-Length and Transfer-Encoding"])
-        #expect(outcomes("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n")
-            == ["501 only the chunked transfer coding is supported"])
-        #expect(outcomes("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n") == ["413 body larger than 1000 bytes"])
+        #expect(
+            outcomes("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n")
+                == ["400 both Content-Length and Transfer-Encoding"])
+        #expect(
+            outcomes("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n")
+                == ["501 only the chunked transfer coding is supported"])
+        #expect(
+            outcomes("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n") == [
+                "413 body larger than 1000 bytes"
+            ])
     }
 
     @Test func malformedHeadsAreRefusedAtTheFirstBadByte() {
@@ -117,7 +140,9 @@ import Testing
         #expect(outcomes("GET / HTTP/1.1\r\nHost: x\r\n folded\r\n") == ["400 folded header lines are not accepted"])
         #expect(outcomes("GET / HTTP/1.1\r\nHost: a\u{01}b\r\n") == ["400 control character in a header"])
         #expect(outcomes("GET / HTTP/1.1\r\n\r\n") == ["400 an HTTP/1.1 request needs one Host field"])
-        #expect(outcomes("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n") == ["400 an HTTP/1.1 request needs one Host field"])
+        #expect(
+            outcomes("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n") == ["400 an HTTP/1.1 request needs one Host field"]
+        )
         // Refused as soon as the bad byte arrives: nothing after it is needed.
         #expect(outcomes("garbage") == [])
         #expect(outcomes("garbage\r") == ["400 malformed method"])
@@ -133,14 +158,22 @@ import Testing
     @Test func connectionHandlingFollowsTheVersionAndTheConnectionField() {
         #expect(outcomes("GET / HTTP/1.0\r\n\r\n") == ["GET / body= keepAlive=false"])
         #expect(outcomes("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n") == ["GET / body= keepAlive=true"])
-        #expect(outcomes("GET / HTTP/1.1\r\nHost: x\r\nConnection: upgrade, close\r\n\r\n") == ["GET / body= keepAlive=false"])
+        #expect(
+            outcomes("GET / HTTP/1.1\r\nHost: x\r\nConnection: upgrade, close\r\n\r\n") == [
+                "GET / body= keepAlive=false"
+            ])
     }
 
     @Test func aClientThatExpectsContinueHearsWhenTheHeadIsAccepted() {
-        #expect(outcomes("POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi")
-            == ["100", "POST / body=hi keepAlive=true"])
-        #expect(outcomes("POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2000\r\n\r\n")
-            == ["413 body larger than 1000 bytes"])
-        #expect(outcomes("POST / HTTP/1.1\r\nHost: x\r\nExpect: something\r\n\r\n") == ["417 only 100-continue can be expected"])
+        #expect(
+            outcomes("POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi")
+                == ["100", "POST / body=hi keepAlive=true"])
+        #expect(
+            outcomes("POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2000\r\n\r\n")
+                == ["413 body larger than 1000 bytes"])
+        #expect(
+            outcomes("POST / HTTP/1.1\r\nHost: x\r\nExpect: something\r\n\r\n") == [
+                "417 only 100-continue can be expected"
+            ])
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import HTTPServer
 import Networking
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The server over real sockets: persistent connections, pipelining, refusals, and
@@ -11,7 +12,11 @@ import Glibc
 @Suite(.serialized) struct LoopbackHTTPServerTests {
     /// Echoes method, path and body.
     static let echo: @Sendable (HTTPRequest) -> HTTPResponse = { request in
-        HTTPResponse(status: 200, body: Data("\(request.method.rawValue) \(request.url.path) \(String(decoding: request.body ?? Data(), as: UTF8.self))".utf8))
+        HTTPResponse(
+            status: 200,
+            body: Data(
+                "\(request.method.rawValue) \(request.url.path) \(String(decoding: request.body ?? Data(), as: UTF8.self))"
+                    .utf8))
     }
 
     @Test func oneConnectionServesManyRequestsAndPipelinedOnesInOrder() throws {
@@ -21,8 +26,9 @@ import Glibc
         let client = RawClient(port: port)
         client.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.responses(1).map(\.body) == ["GET /one "])
-        client.send("GET /two HTTP/1.1\r\nHost: x\r\n\r\nPOST /three HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
-            + "POST /four HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n")
+        client.send(
+            "GET /two HTTP/1.1\r\nHost: x\r\n\r\nPOST /three HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+                + "POST /four HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n")
         let answers = client.responses(3)
         #expect(answers.map(\.body) == ["GET /two ", "POST /three abc", "POST /four hi"])
         #expect(answers.allSatisfy { $0.headers["connection"] == nil })

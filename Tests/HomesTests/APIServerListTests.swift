@@ -37,7 +37,8 @@ import Testing
 
     @Test func aFilteredPageCountsOnlyWhatMatches() throws {
         let (all, _) = try page("rentals/list?page_size=100")
-        let rooms = (try JSONValue(parsing: all))["items"]?.arrayValue?.filter { $0["rooms"]?.intValue == 2 }.count ?? -1
+        let rooms =
+            (try JSONValue(parsing: all))["items"]?.arrayValue?.filter { $0["rooms"]?.intValue == 2 }.count ?? -1
         let (body, json) = try page("rentals/list?page_size=100&rooms=2")
         #expect(json.encoded() == body)
         #expect(json["total"]?.intValue == rooms)

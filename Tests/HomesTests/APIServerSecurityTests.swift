@@ -14,7 +14,9 @@ import Testing
         return HomesAPIServer(count: 5, secret: secret, updatedBefore: now, clock: { now })
     }
 
-    func signed(_ method: HTTPMethod, _ url: String, body: String? = nil, nonce: String = UUID().uuidString) -> HTTPRequest {
+    func signed(_ method: HTTPMethod, _ url: String, body: String? = nil, nonce: String = UUID().uuidString)
+        -> HTTPRequest
+    {
         var request = HTTPRequest(method: method, url: URL(string: url)!, body: body.map { Data($0.utf8) })
         RequestSigner(secret: secret).sign(&request, timestamp: Int(now.timeIntervalSince1970), nonce: nonce)
         return request
@@ -38,10 +40,12 @@ import Testing
     @Test func aSignatureServesOnlyTheMethodAndPathItWasMadeFor() {
         let server = server()
         let original = signed(.get, "http://127.0.0.1/api/rentals/list?page=1")
-        for change in [{ (request: inout HTTPRequest) in request.method = .post },
-                       { $0.method = .delete },
-                       { $0.url = URL(string: "http://127.0.0.1/x/api/rentals/list?page=1")! },
-                       { $0.url = URL(string: "http://127.0.0.1/api/resale/list?page=1")! }] {
+        for change in [
+            { (request: inout HTTPRequest) in request.method = .post },
+            { $0.method = .delete },
+            { $0.url = URL(string: "http://127.0.0.1/x/api/rentals/list?page=1")! },
+            { $0.url = URL(string: "http://127.0.0.1/api/resale/list?page=1")! },
+        ] {
             var request = original
             change(&request)
             #expect(server.handle(request).status != 200)
@@ -53,10 +57,13 @@ import Testing
     @Test func aFloodOfFieldsIsRefusedUnreadAndAForgedOneBeforeThat() {
         let server = server()
         let flood = (0..<120_000).map { "f\($0)=1" }.joined(separator: "&")
-        var forged = HTTPRequest(method: .post, url: URL(string: "http://127.0.0.1/api/inquiry/send")!,
-                                 headers: [SignatureHeader.timestamp: "1763700000", SignatureHeader.nonce: "n",
-                                           SignatureHeader.signature: String(repeating: "0", count: 64)],
-                                 body: Data(flood.utf8))
+        var forged = HTTPRequest(
+            method: .post, url: URL(string: "http://127.0.0.1/api/inquiry/send")!,
+            headers: [
+                SignatureHeader.timestamp: "1763700000", SignatureHeader.nonce: "n",
+                SignatureHeader.signature: String(repeating: "0", count: 64),
+            ],
+            body: Data(flood.utf8))
         #expect(code(server.handle(forged)) == 4010)
         let genuine = signed(.post, "http://127.0.0.1/api/inquiry/send", body: flood)
         let refused = server.handle(genuine)
@@ -71,15 +78,18 @@ import Testing
         let inURL = server.handle(signed(.get, "http://127.0.0.1/api/account/login?username=mei&password=homes2026"))
         #expect(inURL.status == 405)
         #expect(code(inURL) == 4050)
-        let inBody = server.handle(signed(.post, "http://127.0.0.1/api/account/login", body: "username=mei&password=homes2026"))
+        let inBody = server.handle(
+            signed(.post, "http://127.0.0.1/api/account/login", body: "username=mei&password=homes2026"))
         #expect(inBody.status == 200)
     }
 
     @Test func repeatedOrBrokenParametersAreABadRequest() {
         let server = server()
-        for (url, body) in [("http://127.0.0.1/api/rentals/list?page=1&page=2", nil),
-                            ("http://127.0.0.1/api/inquiry/send?id=1", "id=2&text=hi"),
-                            ("http://127.0.0.1/api/inquiry/send", "id=1&text=%E6%9")] {
+        for (url, body) in [
+            ("http://127.0.0.1/api/rentals/list?page=1&page=2", nil),
+            ("http://127.0.0.1/api/inquiry/send?id=1", "id=2&text=hi"),
+            ("http://127.0.0.1/api/inquiry/send", "id=1&text=%E6%9"),
+        ] {
             let response = server.handle(signed(body == nil ? .get : .post, url, body: body))
             #expect(response.status == 400)
             #expect(code(response) == 4000)

@@ -10,7 +10,9 @@ import Testing
         let folder = Self.sources.appendingPathComponent(module)
         guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
         let names = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
-        return try names.sorted().map { ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) }
+        return try names.sorted().map {
+            ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8))
+        }
     }
 
     /// The modules a file imports, however the import is spelled (`@preconcurrency
@@ -18,30 +20,38 @@ import Testing
     func imports(of text: String) -> Set<String> {
         let modifiers: Set<Substring> = ["public", "package", "internal", "fileprivate", "private"]
         let kinds: Set<Substring> = ["struct", "class", "enum", "protocol", "typealias", "func", "var", "let"]
-        return Set(text.split(separator: "\n").compactMap { line in
-            var words = line.split(separator: " ")[...]
-            while let first = words.first, first.hasPrefix("@") || modifiers.contains(first) { words = words.dropFirst() }
-            guard words.first == "import" else { return nil }
-            words = words.dropFirst()
-            if let kind = words.first, kinds.contains(kind) { words = words.dropFirst() }
-            return words.first.map { String($0.prefix { $0 != "." }) }
-        })
+        return Set(
+            text.split(separator: "\n").compactMap { line in
+                var words = line.split(separator: " ")[...]
+                while let first = words.first, first.hasPrefix("@") || modifiers.contains(first) {
+                    words = words.dropFirst()
+                }
+                guard words.first == "import" else { return nil }
+                words = words.dropFirst()
+                if let kind = words.first, kinds.contains(kind) { words = words.dropFirst() }
+                return words.first.map { String($0.prefix { $0 != "." }) }
+            })
     }
 
     @Test func importsAreFoundHoweverTheyAreSpelled() {
-        let text = "import A\n@preconcurrency import B\npublic import C\nimport struct D.Thing\n// import E\nlet important = 1"
+        let text =
+            "import A\n@preconcurrency import B\npublic import C\nimport struct D.Thing\n// import E\nlet important = 1"
         #expect(imports(of: text) == ["A", "B", "C", "D"])
     }
 
     @Test func viewsImportNoViewModelLogicOrNetwork() throws {
         for (name, text) in try files(in: "TextViews") {
-            #expect(imports(of: text).isSubset(of: ["Foundation", "Glibc"]), "TextViews/\(name) imports \(imports(of: text))")
+            #expect(
+                imports(of: text).isSubset(of: ["Foundation", "Glibc"]),
+                "TextViews/\(name) imports \(imports(of: text))")
         }
     }
 
     /// The folders of a feature's roles.
-    static let roles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Screens",
-                                     "Targets", "Category"]
+    static let roles: Set<String> = [
+        "APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Screens",
+        "Targets", "Category",
+    ]
     /// The roles of its business module, below the screens.
     static let businessRoles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters"]
 
@@ -50,7 +60,9 @@ import Testing
     static let features: [String] = {
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
         return folders.sorted().filter { folder in
-            let inside = (try? FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent(folder).path)) ?? []
+            let inside =
+                (try? FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent(folder).path))
+                ?? []
             return !roles.isDisjoint(with: inside)
         }
     }()
@@ -78,8 +90,9 @@ import Testing
         for feature in Self.features {
             for (name, text) in try files(in: feature) where name.hasPrefix("Category/") {
                 let imported = imports(of: text).filter { !$0.hasSuffix("Category") }
-                #expect(imported.isSubset(of: ["Foundation", "Mediator", "HomesScreens", "Signals"]),
-                        "\(feature)/\(name) imports \(imported)")
+                #expect(
+                    imported.isSubset(of: ["Foundation", "Mediator", "HomesScreens", "Signals"]),
+                    "\(feature)/\(name) imports \(imported)")
             }
         }
     }
@@ -88,7 +101,8 @@ import Testing
     @Test func businessCodeImportsNoScreenCode() throws {
         let screenModules: Set<String> = ["HomesScreens", "TextViews", "ViewModels", "LineEditing"]
         for feature in Self.features {
-            for (name, text) in try files(in: feature) where Self.businessRoles.contains(where: { name.hasPrefix($0 + "/") }) {
+            for (name, text) in try files(in: feature)
+            where Self.businessRoles.contains(where: { name.hasPrefix($0 + "/") }) {
                 let reached = imports(of: text).filter { screenModules.contains($0) || $0.hasSuffix("Screens") }
                 #expect(reached.isEmpty, "\(feature)/\(name) imports \(reached)")
             }
@@ -134,7 +148,10 @@ import Testing
             guard let first = line.first, first != " ", first != "/" else { return nil }
             let words = line.split(separator: " ")
             guard let index = words.firstIndex(where: { kinds.contains($0) }), index + 1 < words.count,
-                  words[..<index].allSatisfy({ $0.hasPrefix("@") || ["public", "final", "private", "fileprivate", "internal", "open", "nonisolated"].contains($0) })
+                words[..<index].allSatisfy({
+                    $0.hasPrefix("@")
+                        || ["public", "final", "private", "fileprivate", "internal", "open", "nonisolated"].contains($0)
+                })
             else { return nil }
             return String(words[index + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
         }
@@ -161,12 +178,15 @@ import Testing
             #expect(!files.isEmpty, "no sources found for \(feature)")
             for (name, text) in files {
                 let parts = name.split(separator: "/")
-                #expect(parts.count == 2 && Self.roles.contains(String(parts[0])), "\(feature)/\(name) is not in a role's folder")
+                #expect(
+                    parts.count == 2 && Self.roles.contains(String(parts[0])),
+                    "\(feature)/\(name) is not in a role's folder")
                 let types = declaredTypes(in: text)
                 let base = String((parts.last ?? "").dropLast(".swift".count))
                 if let plus = base.firstIndex(of: "+") {
-                    #expect(types.isEmpty && text.contains("extension \(base[..<plus]) {"),
-                            "\(feature)/\(name) should only extend \(base[..<plus]) but declares \(types)")
+                    #expect(
+                        types.isEmpty && text.contains("extension \(base[..<plus]) {"),
+                        "\(feature)/\(name) should only extend \(base[..<plus]) but declares \(types)")
                 } else {
                     #expect(types == [base], "\(feature)/\(name) declares \(types)")
                 }
@@ -189,7 +209,8 @@ import Testing
     @Test func controllersStayUnderTwoHundredLines() throws {
         var checked = 0
         for module in Self.features + ["HomesScreens"] {
-            for (name, text) in try files(in: module) where name.hasSuffix("Controller.swift") || name == "Session.swift" {
+            for (name, text) in try files(in: module)
+            where name.hasSuffix("Controller.swift") || name == "Session.swift" {
                 let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
                 #expect(lines <= 200, "\(module)/\(name) has \(lines) lines")
                 checked += 1
@@ -213,8 +234,10 @@ import Testing
 
     /// The app's isolation is the compiler's to check: no module of the demo silences it.
     @Test func theAppNeverSilencesIsolationChecks() throws {
-        let app = ["HomesAPI", "Listings", "Favorites", "Login", "Inquiry", "OperationLogs", "ViewModels", "TextViews",
-                   "HomesScreens", "App"]
+        let app = [
+            "HomesAPI", "Listings", "Favorites", "Login", "Inquiry", "OperationLogs", "ViewModels", "TextViews",
+            "HomesScreens", "App",
+        ]
         for module in app {
             for (name, text) in try files(in: module) {
                 #expect(!text.contains("@unchecked Sendable"), "\(module)/\(name) declares @unchecked Sendable")

@@ -1,5 +1,6 @@
-@testable import HomesScreens
 import Testing
+
+@testable import HomesScreens
 
 @Suite struct CommandParserTests {
     func commands(_ line: String) -> [Command] {
@@ -13,15 +14,23 @@ import Testing
     }
 
     @Test func semicolonsSeparateCommandsAndEmptyOnesAreSkipped() {
-        #expect(commands("refresh; filter rooms 2") == [Command(name: "refresh"), Command(name: "filter", arguments: ["rooms", "2"])])
+        #expect(
+            commands("refresh; filter rooms 2") == [
+                Command(name: "refresh"), Command(name: "filter", arguments: ["rooms", "2"]),
+            ])
         #expect(commands(" ;; more ;") == [Command(name: "more")])
         #expect(commands(";") == [])
     }
 
     @Test func askKeepsTheRestOfItsLineSemicolonsIncluded() {
-        #expect(commands("open 2; ask quiet? yes; near a school --photo a.jpg")
-                == [Command(name: "open", arguments: ["2"]),
-                    Command(name: "ask", arguments: ["quiet?", "yes;", "near", "a", "school"], options: ["--photo": "a.jpg"])])
+        #expect(
+            commands("open 2; ask quiet? yes; near a school --photo a.jpg")
+                == [
+                    Command(name: "open", arguments: ["2"]),
+                    Command(
+                        name: "ask", arguments: ["quiet?", "yes;", "near", "a", "school"], options: ["--photo": "a.jpg"]
+                    ),
+                ])
         #expect(commands("ASK a;b") == [Command(name: "ask", arguments: ["a;b"])])
     }
 
@@ -30,10 +39,15 @@ import Testing
     }
 
     @Test func quotesAndBackslashesGroupWords() {
-        #expect(commands(#"ask "what about this" --photo "/tmp/my room.jpg""#)
+        #expect(
+            commands(#"ask "what about this" --photo "/tmp/my room.jpg""#)
                 == [Command(name: "ask", arguments: ["what about this"], options: ["--photo": "/tmp/my room.jpg"])])
-        #expect(commands(#"filter district 'Jing an'"#) == [Command(name: "filter", arguments: ["district", "Jing an"])])
-        #expect(commands(#"ask a\ b "say \"hi\"" 'it''s'"#) == [Command(name: "ask", arguments: ["a b", #"say "hi""#, "its"])])
+        #expect(
+            commands(#"filter district 'Jing an'"#) == [Command(name: "filter", arguments: ["district", "Jing an"])])
+        #expect(
+            commands(#"ask a\ b "say \"hi\"" 'it''s'"#) == [
+                Command(name: "ask", arguments: ["a b", #"say "hi""#, "its"])
+            ])
         #expect(commands(#"go "a;b"; more"#) == [Command(name: "go", arguments: ["a;b"]), Command(name: "more")])
     }
 
@@ -44,16 +58,22 @@ import Testing
     }
 
     @Test func aTildeIsTheHomeFolderOnlyUnquotedAtTheStartOfAWord() {
-        #expect(commands("ask hi --photo ~/room.jpg")
+        #expect(
+            commands("ask hi --photo ~/room.jpg")
                 == [Command(name: "ask", arguments: ["hi"], options: ["--photo": "/home/mei/room.jpg"])])
         #expect(commands(#"ask "~/room" a~b"#) == [Command(name: "ask", arguments: ["~/room", "a~b"])])
     }
 
     @Test func aFlagIsAFlagOnlyAsAWholeUnquotedWordBeforeOrAfterTheMessage() {
-        #expect(commands("ask --photo a.jpg is it quiet")
+        #expect(
+            commands("ask --photo a.jpg is it quiet")
                 == [Command(name: "ask", arguments: ["is", "it", "quiet"], options: ["--photo": "a.jpg"])])
-        #expect(commands("ask what does --photo do here") == [Command(name: "ask", arguments: ["what", "does", "--photo", "do", "here"])])
-        #expect(commands(#"ask tell me "--photo" x"#) == [Command(name: "ask", arguments: ["tell", "me", "--photo", "x"])])
+        #expect(
+            commands("ask what does --photo do here") == [
+                Command(name: "ask", arguments: ["what", "does", "--photo", "do", "here"])
+            ])
+        #expect(
+            commands(#"ask tell me "--photo" x"#) == [Command(name: "ask", arguments: ["tell", "me", "--photo", "x"])])
         #expect(commands("ask hello --photo") == [Command(name: "ask", arguments: ["hello"], options: ["--photo": ""])])
         #expect(commands("open --photo 2") == [Command(name: "open", arguments: ["--photo", "2"])])
     }

@@ -1,9 +1,9 @@
 import Favorites
 import Foundation
 import HomesScreens
+import Listings
 import Mediator
 import Persistence
-import Listings
 import Signals
 import SignalsTesting
 import Testing
@@ -55,7 +55,9 @@ import TextViews
         let context = context(harness)
         let controller = await harness.run { context.listings(logic) }
         #expect(errorText(await harness.run { controller.handle("list", ["boats"]) }) == "usage: list rent|new|resale")
-        #expect(errorText(await harness.run { controller.handle("filter", ["rooms"]) }) == "usage: filter KEY VALUE... or filter clear")
+        #expect(
+            errorText(await harness.run { controller.handle("filter", ["rooms"]) })
+                == "usage: filter KEY VALUE... or filter clear")
         #expect(await harness.run { controller.handle("fly", []) } == nil)
     }
 
@@ -91,12 +93,18 @@ import TextViews
         let root = await harness.run { context.listings(logic) }
         await harness.run { logic.show(.rent) }
         let lines = Lines()
-        let session = Session(root: root, shared: context.sharedCommands,
-                              terminal: Terminal(isInteractive: false, width: 60)) { lines.append($0) }
+        let session = Session(
+            root: root, shared: context.sharedCommands,
+            terminal: Terminal(isInteractive: false, width: 60)
+        ) { lines.append($0) }
         weak var detail: AnyObject?
         #expect(await session.execute("open 2"))
-        detail = await harness.run { context.mediator.perform(target: "listing", action: "detail",
-                                                        params: ["kind": "rent", "id": 2]).value(as: AnyObject.self) }
+        detail = await harness.run {
+            context.mediator.perform(
+                target: "listing", action: "detail",
+                params: ["kind": "rent", "id": 2]
+            ).value(as: AnyObject.self)
+        }
         #expect(lines.text.contains("Courtyard 2"))
         #expect(await session.execute("back"))
         await harness.flush()
@@ -122,6 +130,14 @@ import TextViews
 final class Lines: @unchecked Sendable {
     private let lock = NSLock()
     private var stored = ""
-    var text: String { lock.lock(); defer { lock.unlock() }; return stored }
-    func append(_ text: String) { lock.lock(); stored += text; lock.unlock() }
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func append(_ text: String) {
+        lock.lock()
+        stored += text
+        lock.unlock()
+    }
 }

@@ -1,4 +1,3 @@
-@testable import App
 import Favorites
 import Foundation
 import HomesScreens
@@ -7,6 +6,8 @@ import ListingsScreens
 import Mediator
 import Networking
 import Persistence
+
+@testable import App
 
 /// The features put together as the app's composition root does (`FeatureTargets`), over
 /// a fresh database, for tests of screens without the REPL process.

@@ -1,10 +1,10 @@
 import Dispatch
-import ListingsCategory
-import Synchronization
 import Foundation
 import HomesAPI
 import Listings
+import ListingsCategory
 import Networking
+import Synchronization
 
 /// Answers each request inline with the embedded API, so tests control every step.
 final class InlineTransport: HTTPTransport, @unchecked Sendable {
@@ -22,8 +22,10 @@ final class InlineTransport: HTTPTransport, @unchecked Sendable {
         func cancel() {}
     }
 
-    func send(_ request: HTTPRequest, timeout: Duration,
-              completion: @escaping @Sendable (Result<HTTPResponse, TransportFailure>) -> Void) -> any TransportTask {
+    func send(
+        _ request: HTTPRequest, timeout: Duration,
+        completion: @escaping @Sendable (Result<HTTPResponse, TransportFailure>) -> Void
+    ) -> any TransportTask {
         let respond = { [server] in completion(.success(server.handle(request))) }
         lock.lock()
         if holding {
@@ -51,14 +53,17 @@ final class InlineTransport: HTTPTransport, @unchecked Sendable {
 @MainActor
 struct HomesHarness {
     static let secret = Array("test-secret".utf8)
-    let transport = InlineTransport(server: HomesAPIServer(seed: 7, count: 20, secret: HomesHarness.secret, nonceCapacity: 1 << 12,
-                                                           updatedBefore: Date(timeIntervalSince1970: 1_763_700_000)))
+    let transport = InlineTransport(
+        server: HomesAPIServer(
+            seed: 7, count: 20, secret: HomesHarness.secret, nonceCapacity: 1 << 12,
+            updatedBefore: Date(timeIntervalSince1970: 1_763_700_000)))
     let engine: APIEngine
 
     init() {
         let base = URL(string: "http://embedded.test/api")!
         engine = APIEngine(
-            services: ServiceRegistry(ListingKind.allCases.map { $0.service(baseURL: base, signingSecret: Self.secret) }),
+            services: ServiceRegistry(
+                ListingKind.allCases.map { $0.service(baseURL: base, signingSecret: Self.secret) }),
             transport: transport,
             // A request the test holds is in flight for as long as the test says: under a
             // loaded machine (the whole suite at once, under the thread sanitizer) that has

@@ -1,14 +1,17 @@
 import Foundation
-@testable import Inquiry
 import Networking
 import SignalsTesting
 import Testing
 
+@testable import Inquiry
+
 @MainActor @Suite struct InquiryTests {
     func harnessWithAccounts() -> HomesHarness {
         let harness = HomesHarness()
-        harness.engine.services.register(APIService(name: "account", baseURL: URL(string: "http://embedded.test/api")!,
-                                                    signingSecret: HomesHarness.secret))
+        harness.engine.services.register(
+            APIService(
+                name: "account", baseURL: URL(string: "http://embedded.test/api")!,
+                signingSecret: HomesHarness.secret))
         return harness
     }
 
@@ -34,7 +37,8 @@ import Testing
         await harness.flush()
         await harness.flush()
         #expect(harness.transport.server.requestsServed - before == 3)
-        #expect(statuses.values.dropFirst().compactMap { $0 }.map { $0.hasPrefix("sent to the agent (Q-") ? "sent" : $0 }
+        #expect(
+            statuses.values.dropFirst().compactMap { $0 }.map { $0.hasPrefix("sent to the agent (Q-") ? "sent" : $0 }
                 == ["uploading the photo…", "sending…", "sent"])
         #expect(!logic.isSending.value)
     }
@@ -80,7 +84,8 @@ import Testing
         let harness = harnessWithAccounts()
         let logic = InquiryLogic(engine: harness.engine)
         #expect(logic.ask(kind: .rent, listingID: 1, text: "  ", photoPath: nil) == "write something to ask")
-        #expect(logic.ask(kind: .rent, listingID: 1, text: "x", photoPath: "/no/such/file") == "cannot read /no/such/file")
+        #expect(
+            logic.ask(kind: .rent, listingID: 1, text: "x", photoPath: "/no/such/file") == "cannot read /no/such/file")
         let big = NSTemporaryDirectory() + "big-\(UUID().uuidString).jpg"
         try Data(count: InquiryLogic.maximumPhotoSize + 1).write(to: URL(fileURLWithPath: big))
         defer { try? FileManager.default.removeItem(atPath: big) }

@@ -43,8 +43,12 @@ import Testing
             var isFirstPage: Bool { true }
             var isLastPage: Bool { true }
         }
-        let data: JSONValue = ["items": [["esf_id": 1, "esf_name": "A", "esf_price": 10], ["esf_id": 2], "junk",
-                                         ["esf_id": "3", "esf_name": "B", "esf_price": 5]]]
+        let data: JSONValue = [
+            "items": [
+                ["esf_id": 1, "esf_name": "A", "esf_price": 10], ["esf_id": 2], "junk",
+                ["esf_id": "3", "esf_name": "B", "esf_price": 5],
+            ]
+        ]
         let reformed = ListingListReformer().reform(data, from: Manager())
         #expect(reformed.map(\.id) == [1])
         #expect(reformed.first?.title == "A")
@@ -125,18 +129,22 @@ import Testing
         #expect(await harness.run { logic.filter([("rooms", "-1")]) } == "rooms needs a whole number, not -1")
         #expect(logic.filters.value.isEmpty)
         // Contradictions are refused, whether they come in one filter or across two.
-        #expect(await harness.run { logic.filter([("min_price", "20000"), ("max_price", "1000")]) }
+        #expect(
+            await harness.run { logic.filter([("min_price", "20000"), ("max_price", "1000")]) }
                 == "min_price 20000 is above max_price 1000: no listing could match")
         #expect(await harness.run { logic.filter([("max_price", "1000")]) } == nil)
-        #expect(await harness.run { logic.filter([("min_price", "20000")]) }
+        #expect(
+            await harness.run { logic.filter([("min_price", "20000")]) }
                 == "min_price 20000 is above max_price 1000: no listing could match")
         #expect(logic.filters.value == ["max_price": "1000"])
     }
 
     @Test func aRejectedSignatureBecomesAProblem() async {
         let harness = HomesHarness()
-        harness.engine.services.register(APIService(name: "rentals", baseURL: URL(string: "http://x/api")!,
-                                                    signatureRejectedCodes: [4010], signingSecret: Array("wrong".utf8)))
+        harness.engine.services.register(
+            APIService(
+                name: "rentals", baseURL: URL(string: "http://x/api")!,
+                signatureRejectedCodes: [4010], signingSecret: Array("wrong".utf8)))
         let logic = ListingLogic(engine: harness.engine)
         await harness.run { logic.show(.rent) }
         #expect(logic.problem.value == "signature rejected")
@@ -144,7 +152,6 @@ import Testing
         #expect(!logic.isLoading.value)
     }
 }
-
 
 @MainActor @Suite struct ListingLogicReviewRegressionTests {
     @Test func aFailedFirstPageNeverMixesWithAnotherQuerysPages() async {

@@ -9,8 +9,10 @@ import Testing
 @MainActor @Suite struct LoginLogicTests {
     func harnessWithAccounts() -> HomesHarness {
         let harness = HomesHarness()
-        harness.engine.services.register(APIService(name: "account", baseURL: URL(string: "http://embedded.test/api")!,
-                                                    signingSecret: HomesHarness.secret))
+        harness.engine.services.register(
+            APIService(
+                name: "account", baseURL: URL(string: "http://embedded.test/api")!,
+                signingSecret: HomesHarness.secret))
         return harness
     }
 

@@ -14,8 +14,10 @@ import Testing
             let database = DatabasePool().database(at: path)
             try Migrator(OperationLogDataCenter.migrations).migrate(database)
             let store = OperationLogDataCenter(database: database)
-            _ = store.append(event: "page_view", attributes: ["screen": "listings"], timestamp: Date(timeIntervalSince1970: 5))
-            _ = store.append(event: "page_view", attributes: ["screen": "detail"], timestamp: Date(timeIntervalSince1970: 6))
+            _ = store.append(
+                event: "page_view", attributes: ["screen": "listings"], timestamp: Date(timeIntervalSince1970: 5))
+            _ = store.append(
+                event: "page_view", attributes: ["screen": "detail"], timestamp: Date(timeIntervalSince1970: 6))
         }
         let store = OperationLogDataCenter(database: DatabasePool().database(at: path))
         #expect(store.count == 2)
@@ -28,8 +30,10 @@ import Testing
 
     @Test func batchesGoUpThroughTheAPIAndLeftoversAtTheNextStart() async throws {
         let harness = HomesHarness()
-        harness.engine.services.register(APIService(name: "account", baseURL: URL(string: "http://embedded.test/api")!,
-                                                    signingSecret: HomesHarness.secret))
+        harness.engine.services.register(
+            APIService(
+                name: "account", baseURL: URL(string: "http://embedded.test/api")!,
+                signingSecret: HomesHarness.secret))
         let database = DatabasePool().database(at: NSTemporaryDirectory() + "oplog-\(UUID().uuidString).sqlite")
         try Migrator(OperationLogDataCenter.migrations).migrate(database)
         let store = OperationLogDataCenter(database: database)
@@ -58,11 +62,16 @@ import Testing
         let root = await harness.run { context.listings(logic) }
         await harness.run { logic.show(.rent) }
         let recorder = Recorder()
-        let session = Session(root: root, shared: context.sharedCommands,
-                              terminal: Terminal(isInteractive: false, width: 60), lifecycle: [recorder]) { _ in }
+        let session = Session(
+            root: root, shared: context.sharedCommands,
+            terminal: Terminal(isInteractive: false, width: 60), lifecycle: [recorder]
+        ) { _ in }
         let lines = ScriptedLines(["open 1", "back", "favs", "back", "quit"])
         await session.run(from: PipedLines { lines.next() })
-        #expect(recorder.events == ["+listings", "-listings", "+detail", "-detail", "+listings", "-listings",
-                                    "+favourites", "-favourites", "+listings"])
+        #expect(
+            recorder.events == [
+                "+listings", "-listings", "+detail", "-detail", "+listings", "-listings",
+                "+favourites", "-favourites", "+listings",
+            ])
     }
 }

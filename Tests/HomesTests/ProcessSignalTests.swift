@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Persistence
 import Synchronization
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `homes` as a running process fed line by line, for what only signals can show.
 final class LiveHomes: Sendable {
@@ -86,7 +87,9 @@ final class WatchedOutput: Sendable {
 
 @Suite(.serialized) struct ProcessSignalTests {
     @Test func ctrlCCancelsTheWorkInFlightAndTheSessionGoesOn() throws {
-        let homes = try LiveHomes(["--latency", "1500", "--db", NSTemporaryDirectory() + "homes-int-\(UUID().uuidString).sqlite"])
+        let homes = try LiveHomes([
+            "--latency", "1500", "--db", NSTemporaryDirectory() + "homes-int-\(UUID().uuidString).sqlite",
+        ])
         #expect(homes.waitFor("8 shown"))
         homes.send("refresh")
         #expect(homes.waitFor("> refresh"))
@@ -127,7 +130,7 @@ final class WatchedOutput: Sendable {
     @Test func aChildThatHangsIsKilledAtTheWaitsDeadlineInsteadOfHangingTheRun() throws {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/cat")
-        child.standardInput = Pipe()   // never written to or closed: cat waits forever
+        child.standardInput = Pipe() // never written to or closed: cat waits forever
         try child.run()
         let started = Date()
         child.waitUntilExit(killingAfter: 1)
@@ -175,7 +178,8 @@ final class WatchedOutput: Sendable {
         try server.run()
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         #expect(line.hasPrefix("serving http://127.0.0.1:"))
-        let url = try #require(URL(string: line.dropFirst("serving ".count).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let url = try #require(
+            URL(string: line.dropFirst("serving ".count).trimmingCharacters(in: .whitespacesAndNewlines)))
         // Well after standard input ended, it still answers.
         let (_, response) = try await URLSession.shared.data(from: url.appendingPathComponent("nothing-here"))
         #expect(response is HTTPURLResponse)

@@ -1,17 +1,20 @@
 import Foundation
 import HomesAPI
-@testable import HomesScreens
-@testable import Inquiry
 import Listings
 import Networking
 import Testing
 import ViewModels
 
+@testable import HomesScreens
+@testable import Inquiry
+
 /// Regressions for defects found in review of the app; each failed before its fix.
 @MainActor @Suite struct HomesReviewRegressionTests {
     @Test func mapsOfAbsurdCoordinatesNeverTrap() {
-        let points = [ListingMapPoint(id: 1, name: "a", latitude: -1e308, longitude: -1.5e308),
-                      ListingMapPoint(id: 2, name: "b", latitude: 1e308, longitude: 1.5e308)]
+        let points = [
+            ListingMapPoint(id: 1, name: "a", latitude: -1e308, longitude: -1.5e308),
+            ListingMapPoint(id: 2, name: "b", latitude: 1e308, longitude: 1.5e308),
+        ]
         let map = MapViewModel(points: points, width: 10, height: 4)
         #expect(map.grid.count == 4)
         #expect(map.legend.count == 2)
@@ -60,17 +63,19 @@ import ViewModels
     @Test func theServerRefusesAbsurdLogBatches() {
         let server = HomesAPIServer()
         for count in ["9223372036854775807", "-5", "0", "lots"] {
-            let request = HTTPRequest(method: .post, url: URL(string: "http://x/api/logs/upload")!,
-                                      body: Data("count=\(count)".utf8))
+            let request = HTTPRequest(
+                method: .post, url: URL(string: "http://x/api/logs/upload")!,
+                body: Data("count=\(count)".utf8))
             #expect(server.handle(request).status == 400)
         }
         #expect(server.eventsUploaded == 0)
     }
 
     @Test func aFailedSignInShowsEvenWhenSomeoneIsSignedIn() {
-        let model = LoginViewModel(username: "bob", password: "wrongpass1", usernameProblem: nil, passwordProblem: nil,
-                                   canSubmit: true, isSubmitting: false, signedInAs: "mei",
-                                   failure: "wrong username or password")
+        let model = LoginViewModel(
+            username: "bob", password: "wrongpass1", usernameProblem: nil, passwordProblem: nil,
+            canSubmit: true, isSubmitting: false, signedInAs: "mei",
+            failure: "wrong username or password")
         #expect(model.status == "! wrong username or password (still signed in as mei)")
     }
 }

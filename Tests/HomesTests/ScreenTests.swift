@@ -23,8 +23,10 @@ import ViewModels
 
     func setUp() -> (HomesHarness, Features) {
         let harness = HomesHarness()
-        harness.engine.services.register(APIService(name: "account", baseURL: URL(string: "http://embedded.test/api")!,
-                                                    signingSecret: HomesHarness.secret))
+        harness.engine.services.register(
+            APIService(
+                name: "account", baseURL: URL(string: "http://embedded.test/api")!,
+                signingSecret: HomesHarness.secret))
         return (harness, ListingListControllerTests().context(harness))
     }
 
@@ -35,7 +37,8 @@ import ViewModels
 
     @Test func detailShowsTheListingAndTogglesTheFavourite() async throws {
         let (harness, context) = setUp()
-        let detail = try #require(await harness.run { screen(context.mediator.screen(at: "homes://listing/detail?kind=rent&id=2")) })
+        let detail = try #require(
+            await harness.run { screen(context.mediator.screen(at: "homes://listing/detail?kind=rent&id=2")) })
         await harness.flush()
         var lines = await harness.run { detail.rootView.render(width: 60) }
         #expect(lines.first == "Courtyard 2")
@@ -51,7 +54,9 @@ import ViewModels
 
     @Test func favouritesListOpensAndForgets() async throws {
         let (harness, context) = setUp()
-        #expect(await harness.run { context.favorites.save(kind: "rent", listingID: 3, name: "Skyline 3", price: 18_000) } == nil)
+        #expect(
+            await harness.run { context.favorites.save(kind: "rent", listingID: 3, name: "Skyline 3", price: 18_000) }
+                == nil)
         let list = try #require(await harness.run { screen(context.mediator.favoritesList()) })
         var lines = await harness.run { list.rootView.render(width: 60) }
         #expect(lines.contains { $0.contains("Skyline 3") })
@@ -59,7 +64,8 @@ import ViewModels
         #expect(opened.flatMap(screen)?.name == "detail")
         #expect(errorText(await harness.run { list.handle("open", ["2"]) }) == "usage: open N, with N from 1 to 1")
         // A kind this version does not know (written by another one) is said, not opened.
-        #expect(await harness.run { context.favorites.save(kind: "villa", listingID: 9, name: "Villa 9", price: 1) } == nil)
+        #expect(
+            await harness.run { context.favorites.save(kind: "villa", listingID: 9, name: "Villa 9", price: 1) } == nil)
         let villa = try #require(context.favorites.favorites.value.firstIndex { $0.kind == "villa" }) + 1
         let foreign = await harness.run { list.handle("open", [String(villa)]) }
         #expect(errorText(foreign)?.contains("of a kind this version cannot show (villa)") == true)
@@ -89,13 +95,15 @@ import ViewModels
     @Test func theAccountScreenFollowsSigningInAndOut() async throws {
         let (harness, context) = setUp()
         let account = try #require(await harness.run { screen(context.mediator.accountSummary()) })
-        #expect(account.rootView.render(width: 60) == ["Account", "--------", "Signed in as  nobody", "login to sign in"])
+        #expect(
+            account.rootView.render(width: 60) == ["Account", "--------", "Signed in as  nobody", "login to sign in"])
         let changes = account.changes.record()
         _ = await harness.run { context.mediator.signIn(user: "mei", password: "homes2026") }
         await harness.flush()
-        #expect(account.rootView.render(width: 60) == [
-            "Account", "--------", "Signed in as  mei", "Kept          until logout or quit", "logout to sign out",
-        ])
+        #expect(
+            account.rootView.render(width: 60) == [
+                "Account", "--------", "Signed in as  mei", "Kept          until logout or quit", "logout to sign out",
+            ])
         _ = context.mediator.signOut()
         #expect(account.rootView.render(width: 60).contains("Signed in as  nobody"))
         #expect(changes.values.count == 2)
@@ -112,12 +120,15 @@ import ViewModels
             return
         }
         #expect(problem == "fix the form first")
-        let form = try #require(await harness.run { screen(context.mediator.signIn(user: "mei", password: "homes2026")) })
+        let form = try #require(
+            await harness.run { screen(context.mediator.signIn(user: "mei", password: "homes2026")) })
         await harness.flush()
         #expect(form.rootView.render(width: 70).contains("signed in as mei"))
         // Credentials never travel in a URL: the action is for this process only.
         _ = context.mediator.signOut()
-        let fromURL = await harness.run { context.mediator.screen(at: "homes://account/sign-in?username=mei&password=homes2026") }
+        let fromURL = await harness.run {
+            context.mediator.screen(at: "homes://account/sign-in?username=mei&password=homes2026")
+        }
         guard case .error = fromURL else {
             Issue.record("a URL signed in: \(fromURL)")
             return
@@ -152,7 +163,8 @@ import ViewModels
     /// The composition root registers a target under every name a category calls.
     @Test func everyCategorysTargetIsRegistered() {
         let (_, context) = setUp()
-        for name in [Mediator.listingsTarget, Mediator.favoritesTarget, Mediator.accountTarget, Mediator.inquiryTarget] {
+        for name in [Mediator.listingsTarget, Mediator.favoritesTarget, Mediator.accountTarget, Mediator.inquiryTarget]
+        {
             #expect(context.mediator.hasTarget(name), "\(name) is not registered")
         }
     }
@@ -191,8 +203,11 @@ import ViewModels
         await harness.flush()
         let lines = await harness.run { detail.rootView.render(width: 60) }
         #expect(lines.first == "Courtyard 2")
-        #expect(errorText(await harness.run { detail.handle("fav", []) })?.hasPrefix("favourites are not available") == true)
-        #expect(errorText(await harness.run { detail.handle("ask", ["hello"]) }) == "questions to agents are not available")
+        #expect(
+            errorText(await harness.run { detail.handle("fav", []) })?.hasPrefix("favourites are not available") == true
+        )
+        #expect(
+            errorText(await harness.run { detail.handle("ask", ["hello"]) }) == "questions to agents are not available")
         #expect(await harness.run { mediator.savedListings().value }.isEmpty)
         let list = await harness.run { screen(mediator.favoritesList()) }
         #expect(list?.name == "notice")
@@ -203,7 +218,9 @@ import ViewModels
         let logic = ListingLogic(engine: harness.engine)
         let list = await harness.run { context.listings(logic) }
         let lines = Lines()
-        let session = Session(root: list, shared: context.sharedCommands, terminal: Terminal(isInteractive: false, width: 60)) { lines.append($0) }
+        let session = Session(
+            root: list, shared: context.sharedCommands, terminal: Terminal(isInteractive: false, width: 60)
+        ) { lines.append($0) }
         #expect(await session.execute("favs"))
         #expect(await session.execute("favs"))
         #expect(await session.execute("back"))
@@ -237,25 +254,42 @@ import ViewModels
     let now = Date(timeIntervalSince1970: 10_000)
 
     @Test func detailFavouritesAndLoginViewModels() async {
-        let detail = ListingDetail(kind: .rent, id: 1, name: "Loft", title: "a loft", price: 3_000, area: 40, rooms: 1,
-                                   district: "静安", updatedAt: now.addingTimeInterval(-90))
+        let detail = ListingDetail(
+            kind: .rent, id: 1, name: "Loft", title: "a loft", price: 3_000, area: 40, rooms: 1,
+            district: "静安", updatedAt: now.addingTimeInterval(-90))
         let shown = ListingDetailViewModel(detail: detail, isLoading: false, problem: nil, isFavorite: true, now: now)
         #expect(shown.title == "Loft ★")
         #expect(shown.facts.first == ListingDetailViewModel.Fact("About", "a loft"))
         #expect(shown.facts.last == ListingDetailViewModel.Fact("Updated", "1 min ago"))
-        #expect(ListingDetailViewModel(detail: nil, isLoading: true, problem: nil, isFavorite: false, now: now).status == "loading…")
+        #expect(
+            ListingDetailViewModel(detail: nil, isLoading: true, problem: nil, isFavorite: false, now: now).status
+                == "loading…")
 
-        let favorites = FavoritesViewModel(favorites: [Favorite(kind: "new", listingID: 2, name: "Villa", price: 4_350_000,
-                                                                savedAt: now.addingTimeInterval(-7_200))], now: now)
-        #expect(favorites.rows.map { [$0.number, $0.name, $0.kind, $0.price, $0.saved] } == [["1", "Villa", "new home", "¥4.35M", "2 h ago"]])
+        let favorites = FavoritesViewModel(
+            favorites: [
+                Favorite(
+                    kind: "new", listingID: 2, name: "Villa", price: 4_350_000,
+                    savedAt: now.addingTimeInterval(-7_200))
+            ], now: now)
+        #expect(
+            favorites.rows.map { [$0.number, $0.name, $0.kind, $0.price, $0.saved] } == [
+                ["1", "Villa", "new home", "¥4.35M", "2 h ago"]
+            ])
         #expect(FavoritesViewModel().footer.hasPrefix("no favourites yet"))
 
-        let login = LoginViewModel(username: "mei", password: "secret", usernameProblem: nil,
-                                   passwordProblem: "a password needs a digit", canSubmit: false, isSubmitting: false,
-                                   signedInAs: nil, failure: nil)
-        #expect(login.fields.map { [$0.label, $0.value, $0.problem] }[1] == ["Password", "••••••", "! a password needs a digit"])
+        let login = LoginViewModel(
+            username: "mei", password: "secret", usernameProblem: nil,
+            passwordProblem: "a password needs a digit", canSubmit: false, isSubmitting: false,
+            signedInAs: nil, failure: nil)
+        #expect(
+            login.fields.map { [$0.label, $0.value, $0.problem] }[1] == [
+                "Password", "••••••", "! a password needs a digit",
+            ])
         #expect(login.submitLine == "fix the form to sign in")
-        #expect(LoginViewModel(username: "", password: "", usernameProblem: nil, passwordProblem: nil, canSubmit: true,
-                               isSubmitting: true, signedInAs: "mei", failure: nil).status == "signed in as mei")
+        #expect(
+            LoginViewModel(
+                username: "", password: "", usernameProblem: nil, passwordProblem: nil, canSubmit: true,
+                isSubmitting: true, signedInAs: "mei", failure: nil
+            ).status == "signed in as mei")
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import TerminalTesting
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `homes` on a pseudo-terminal, as a person uses it: keys typed, the screen read back.
@@ -21,8 +22,11 @@ final class TerminalHomes: Sendable {
         guard openpty(&master, &terminal, nil, nil, &size) == 0 else { throw CocoaError(.fileNoSuchFile) }
         self.master = master
         process.executableURL = TranscriptTests.homes
-        process.arguments = ["--db", NSTemporaryDirectory() + "homes-tty-\(UUID().uuidString).sqlite",
-                             "--now", "1763700000"] + arguments
+        process.arguments =
+            [
+                "--db", NSTemporaryDirectory() + "homes-tty-\(UUID().uuidString).sqlite",
+                "--now", "1763700000",
+            ] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm-256color"
         environment["XDG_STATE_HOME"] = stateFolder
@@ -94,7 +98,7 @@ final class TerminalHomes: Sendable {
         }
         // 307 columns of prompt and text: four rows at 80 columns, all drawn.
         #expect(homes.waitUntil { _, screen in typed(screen).filter { $0 == "x" }.count == 296 })
-        homes.type("\u{01}")   // Ctrl-A: the cursor goes home over the rows
+        homes.type("\u{01}") // Ctrl-A: the cursor goes home over the rows
         #expect(homes.waitUntil { _, screen in screen.cursor.column == 7 })
         let screen = homes.screen
         #expect(screen.lines.filter { $0.hasPrefix("homes> ") }.count == 1)
@@ -140,7 +144,7 @@ final class TerminalHomes: Sendable {
         #expect(homes.waitFor("leave homes"))
         homes.type("\u{12}res")
         #expect(homes.waitFor("`res': list resale"))
-        homes.type("\u{07}")   // Ctrl-G: the match stays on the line, not run
+        homes.type("\u{07}") // Ctrl-G: the match stays on the line, not run
         homes.quit()
         #expect(homes.process.terminationStatus == 0)
     }
@@ -149,8 +153,8 @@ final class TerminalHomes: Sendable {
         let homes = try TerminalHomes(arguments: ["--latency", "700"])
         #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
         homes.type("list resale\r")
-        #expect(homes.waitFor("Resale"))   // the screen's title: its listings are loading
-        homes.type("help")   // typed while they load
+        #expect(homes.waitFor("Resale")) // the screen's title: its listings are loading
+        homes.type("help") // typed while they load
         #expect(homes.waitFor("homes> ", count: 2))
         homes.type("\r")
         #expect(homes.waitFor("leave homes"))

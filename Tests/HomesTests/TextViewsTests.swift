@@ -26,13 +26,15 @@ import TextViews
     }
 
     @Test func tablesAlignMixedScriptsAndFitTheWidth() {
-        let lines = Layout.table([["#", "District", "Price"], ["1", "静安", "¥3,600"], ["10", "Xuhui", "¥18,000"]],
-                                 width: 40, trailingColumns: [0, 2])
-        #expect(lines == [
-            " #  District    Price",
-            " 1  静安       ¥3,600",
-            "10  Xuhui     ¥18,000",
-        ])
+        let lines = Layout.table(
+            [["#", "District", "Price"], ["1", "静安", "¥3,600"], ["10", "Xuhui", "¥18,000"]],
+            width: 40, trailingColumns: [0, 2])
+        #expect(
+            lines == [
+                " #  District    Price",
+                " 1  静安       ¥3,600",
+                "10  Xuhui     ¥18,000",
+            ])
         let narrow = Layout.table([["a very long cell indeed", "x"]], width: 12)
         #expect(narrow.allSatisfy { DisplayText.width($0) <= 12 })
     }
@@ -48,8 +50,11 @@ import TextViews
         table.rows = [("Loft", 2), ("Garden Flat", 10)]
         table.status = ""
         // Laid out by its columns: headings, then each row through them, numbers on the right.
-        #expect(Array(table.render(width: 30).dropFirst(2)) == (Layout.table([["Name", "Rooms"], ["Loft", "2"], ["Garden Flat", "10"]],
-                                                                          width: 30, trailingColumns: [1])))
+        #expect(
+            Array(table.render(width: 30).dropFirst(2))
+                == (Layout.table(
+                    [["Name", "Rooms"], ["Loft", "2"], ["Garden Flat", "10"]],
+                    width: 30, trailingColumns: [1])))
         let untitled = TableView<String>(columns: [TableColumn { $0 }])
         untitled.rows = ["a", "b"]
         #expect(Array(untitled.render(width: 10).dropFirst(2)) == Layout.table([["a"], ["b"]], width: 10))

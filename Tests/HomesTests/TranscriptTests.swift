@@ -12,13 +12,15 @@ import Testing
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static let transcripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Transcripts")
+    static let transcripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Transcripts")
 
     /// Runs `homes` with `arguments` and `input`; its state (the route patch) goes to
     /// `stateHome` (`XDG_STATE_HOME`), by default a fresh folder removed afterwards, so
     /// tests never touch the real home.
     func run(_ arguments: [String], input: Data, stateHome: String? = nil) throws
-        -> (output: String, errors: String, status: Int32) {
+        -> (output: String, errors: String, status: Int32)
+    {
         struct NotBuilt: Error {}
         guard let homes = Self.homes else {
             Issue.record("homes was not built next to the tests")
@@ -48,14 +50,17 @@ import Testing
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         let errors = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit(killingAfter: 120)
-        return (String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self), process.terminationStatus)
+        return (
+            String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self), process.terminationStatus
+        )
     }
 
     @Test func theListingsSessionMatchesItsTranscript() async throws {
         let input = try Data(contentsOf: Self.transcripts.appendingPathComponent("listings.in"))
         let expectedURL = Self.transcripts.appendingPathComponent("listings.out")
         let expectedErrorsURL = Self.transcripts.appendingPathComponent("listings.err")
-        let result = try run(["--db", NSTemporaryDirectory() + "homes-transcript-\(UUID().uuidString).sqlite"], input: input)
+        let result = try run(
+            ["--db", NSTemporaryDirectory() + "homes-transcript-\(UUID().uuidString).sqlite"], input: input)
         // The script has bad commands on purpose: their errors go to standard error, and
         // the exit status says some command failed.
         #expect(result.status == 1)
@@ -71,19 +76,26 @@ import Testing
 
     @Test func theSameScriptGivesTheSameOutput() async throws {
         let input = try Data(contentsOf: Self.transcripts.appendingPathComponent("listings.in"))
-        let first = try run(["--latency", "3", "--db", NSTemporaryDirectory() + "homes-a-\(UUID().uuidString).sqlite"], input: input)
-        let second = try run(["--latency", "0", "--db", NSTemporaryDirectory() + "homes-b-\(UUID().uuidString).sqlite"], input: input)
+        let first = try run(
+            ["--latency", "3", "--db", NSTemporaryDirectory() + "homes-a-\(UUID().uuidString).sqlite"], input: input)
+        let second = try run(
+            ["--latency", "0", "--db", NSTemporaryDirectory() + "homes-b-\(UUID().uuidString).sqlite"], input: input)
         #expect(first.output == second.output)
     }
 
     @Test func helpDocumentsEveryFlagAndBadFlagsExitWithUsage() async throws {
         let help = try run(["--help"], input: Data())
         #expect(help.status == 0)
-        for flag in ["--api", "--latency", "--seed", "--now", "--version", "--help"] { #expect(help.output.contains(flag)) }
+        for flag in ["--api", "--latency", "--seed", "--now", "--version", "--help"] {
+            #expect(help.output.contains(flag))
+        }
         let bad = try run(["--latency", "soon"], input: Data())
         #expect(bad.status == 2)
         // One line saying what is wrong, one saying where help is; no wall of usage.
-        #expect(bad.errors == "homes: --latency needs a number of milliseconds from 0 to 10000\nrun homes --help for the options\n")
+        #expect(
+            bad.errors
+                == "homes: --latency needs a number of milliseconds from 0 to 10000\nrun homes --help for the options\n"
+        )
         #expect(bad.output.isEmpty)
         let unknown = try run(["--colour"], input: Data())
         #expect(unknown.status == 2)
@@ -104,16 +116,20 @@ import Testing
     @Test func garbageInputNeverCrashesTheSession() async throws {
         var generator = SystemRandomNumberGenerator()
         var script = ""
-        let words = ["list", "more", "filter", "refresh", "back", "help", "open", "rooms", "rent", "静安", "-1", "\u{0}",
-                     "fav", "unfav", "favs", "go", "homes://listing/detail?kind=rent&id=1", "-9223372036854775808",
-                     "9223372036854775807", "offline", "online",
-                     "😀", "\"", "new", "clear", "district", "max_price", String(repeating: "x", count: 300)]
+        let words = [
+            "list", "more", "filter", "refresh", "back", "help", "open", "rooms", "rent", "静安", "-1", "\u{0}",
+            "fav", "unfav", "favs", "go", "homes://listing/detail?kind=rent&id=1", "-9223372036854775808",
+            "9223372036854775807", "offline", "online",
+            "😀", "\"", "new", "clear", "district", "max_price", String(repeating: "x", count: 300),
+        ]
         script += "open -9223372036854775808\nfav 9223372036854775807\nfavs\nunfav -9223372036854775808\nback\n"
         for _ in 0..<200 {
             let count = Int.random(in: 0...4, using: &generator)
             script += (0..<count).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ") + "\n"
         }
-        let result = try run(["--db", NSTemporaryDirectory() + "homes-fuzz-\(UUID().uuidString).sqlite"], input: Data((script + "quit\n").utf8))
+        let result = try run(
+            ["--db", NSTemporaryDirectory() + "homes-fuzz-\(UUID().uuidString).sqlite"],
+            input: Data((script + "quit\n").utf8))
         #expect(result.status == 0 || result.status == 1)
         #expect(!result.errors.contains("Fatal error") && !result.errors.contains("crashed"))
     }
@@ -130,7 +146,9 @@ import Testing
         #expect(first.status == 0)
         let second = try runner.run(["--db", database], input: Data("favs\nunfav 1\nfavs\nquit\n".utf8))
         #expect(second.status == 0)
-        let favourites = second.output.components(separatedBy: "> favs\n").dropFirst().map { $0.components(separatedBy: "\n> ")[0] }
+        let favourites = second.output.components(separatedBy: "> favs\n").dropFirst().map {
+            $0.components(separatedBy: "\n> ")[0]
+        }
         #expect(favourites.count == 2)
         #expect(favourites.first?.contains("Studio 5") == true)
         #expect(favourites.first?.contains("Courtyard 2") == true)
@@ -145,7 +163,8 @@ import Testing
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
         }
         let before = Date().timeIntervalSince1970
-        let result = try TranscriptTests().run(["--db", database, "--now", "1763700000"], input: Data("fav 2\nquit\n".utf8))
+        let result = try TranscriptTests().run(
+            ["--db", database, "--now", "1763700000"], input: Data("fav 2\nquit\n".utf8))
         #expect(result.status == 0)
         let rows = try DatabasePool().database(at: database).fetch("SELECT savedAt FROM favorite")
         let savedAt = try #require(rows.first?["savedAt"]?.doubleValue)
@@ -188,10 +207,13 @@ import Testing
         let scratch = try Scratch()
         let missing = scratch.folder + "/missing/folder"
         let path = missing + "/f.sqlite"
-        let result = try TranscriptTests().run(["--db", path], input: Data("fav 1\nfavs\nquit\n".utf8),
-                                               stateHome: scratch.stateHome)
-        #expect(result.errors.contains(
-            "homes: favourites are unavailable: cannot open the database at \(path): the folder \(missing) does not exist\n"))
+        let result = try TranscriptTests().run(
+            ["--db", path], input: Data("fav 1\nfavs\nquit\n".utf8),
+            stateHome: scratch.stateHome)
+        #expect(
+            result.errors.contains(
+                "homes: favourites are unavailable: cannot open the database at \(path): the folder \(missing) does not exist\n"
+            ))
         #expect(scratch.contents(scratch.folder).isEmpty)
         #expect(scratch.contents(scratch.stateHome + "/homes") == ["routes.json"])
     }
@@ -199,12 +221,14 @@ import Testing
     @Test func theRoutePatchIsKeptInTheStateFolderNotBesideTheDatabase() async throws {
         let scratch = try Scratch()
         let path = scratch.folder + "/f.sqlite"
-        let result = try TranscriptTests().run(["--db", path], input: Data("fav 1\nquit\n".utf8),
-                                               stateHome: scratch.stateHome)
+        let result = try TranscriptTests().run(
+            ["--db", path], input: Data("fav 1\nquit\n".utf8),
+            stateHome: scratch.stateHome)
         #expect(result.status == 0)
         #expect(scratch.contents(scratch.folder) == ["f.sqlite"])
         #expect(scratch.contents(scratch.stateHome + "/homes") == ["routes.json"])
-        let patch = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: scratch.stateHome + "/homes/routes.json")))
+        let patch = try JSONValue(
+            parsing: Data(contentsOf: URL(fileURLWithPath: scratch.stateHome + "/homes/routes.json")))
         #expect(patch["routes"]?.arrayValue != nil)
     }
 
@@ -215,14 +239,18 @@ import Testing
         let scratch = try Scratch()
         let path = scratch.folder + "/f.sqlite"
         let runner = TranscriptTests()
-        let first = try runner.run(["--db", path], input: Data("fav 1\nfav 2\nquit\n".utf8), stateHome: scratch.stateHome)
+        let first = try runner.run(
+            ["--db", path], input: Data("fav 1\nfav 2\nquit\n".utf8), stateHome: scratch.stateHome)
         #expect(first.status == 0)
         let stored = try Data(contentsOf: URL(fileURLWithPath: path))
-        try FileManager.default.setAttributes([.posixPermissions: protecting == "file" ? 0o444 : 0o644], ofItemAtPath: path)
-        try FileManager.default.setAttributes([.posixPermissions: protecting == "folder" ? 0o555 : 0o755],
-                                              ofItemAtPath: scratch.folder)
-        let second = try runner.run(["--db", path], input: Data("fav 3\nfavs\nunfav 1\nfavs\nquit\n".utf8),
-                                    stateHome: scratch.stateHome)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: protecting == "file" ? 0o444 : 0o644], ofItemAtPath: path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: protecting == "folder" ? 0o555 : 0o755],
+            ofItemAtPath: scratch.folder)
+        let second = try runner.run(
+            ["--db", path], input: Data("fav 3\nfavs\nunfav 1\nfavs\nquit\n".utf8),
+            stateHome: scratch.stateHome)
         #expect(second.status == 1)
         #expect(second.errors.hasPrefix("homes: \(path) is read-only: favourites can be listed, not changed\n"))
         let refusal = "error: favourites could not be saved: the database \(path) is read-only; nothing was written\n"
@@ -266,9 +294,11 @@ import Testing
 
         let input = try Data(contentsOf: TranscriptTests.transcripts.appendingPathComponent("listings.in"))
         let runner = TranscriptTests()
-        let overHTTP = try runner.run(["--api", url, "--db", NSTemporaryDirectory() + "homes-http-\(UUID().uuidString).sqlite"],
-                                      input: input)
-        let embedded = try runner.run(["--db", NSTemporaryDirectory() + "homes-local-\(UUID().uuidString).sqlite"], input: input)
+        let overHTTP = try runner.run(
+            ["--api", url, "--db", NSTemporaryDirectory() + "homes-http-\(UUID().uuidString).sqlite"],
+            input: input)
+        let embedded = try runner.run(
+            ["--db", NSTemporaryDirectory() + "homes-local-\(UUID().uuidString).sqlite"], input: input)
         #expect(overHTTP.status == embedded.status)
         #expect(overHTTP.output == embedded.output)
         #expect(overHTTP.errors == embedded.errors)

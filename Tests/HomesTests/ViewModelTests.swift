@@ -26,13 +26,15 @@ import ViewModels
     let now = Date(timeIntervalSince1970: 1_000_000)
 
     func listing(_ id: Int, _ kind: ListingKind = .rent) -> ListingSummary {
-        ListingSummary(kind: kind, id: id, name: "Home \(id)", title: "t", price: 3_000 + id, area: 50, district: "静安",
-                       updatedAt: now.addingTimeInterval(-120), latitude: 0, longitude: 0)
+        ListingSummary(
+            kind: kind, id: id, name: "Home \(id)", title: "t", price: 3_000 + id, area: 50, district: "静安",
+            updatedAt: now.addingTimeInterval(-120), latitude: 0, longitude: 0)
     }
 
     @Test func rowsTitleStatusAndFooter() {
-        let model = ListingListViewModel(kind: .rent, listings: [listing(1), listing(2)], filters: ["rooms": "2"],
-                                         isLoading: false, isComplete: false, problem: nil, now: now)
+        let model = ListingListViewModel(
+            kind: .rent, listings: [listing(1), listing(2)], filters: ["rooms": "2"],
+            isLoading: false, isComplete: false, problem: nil, now: now)
         #expect(model.title == "Rentals (rooms=2)")
         #expect(model.rows.map(\.number) == ["1", "2"])
         #expect(model.rows[0].price == "¥3,001/mo")
@@ -42,24 +44,28 @@ import ViewModels
     }
 
     @Test func loadingProblemEmptyAndComplete() {
-        let loading = ListingListViewModel(kind: .new, listings: [], filters: [:], isLoading: true, isComplete: false,
-                                           problem: nil, now: now)
+        let loading = ListingListViewModel(
+            kind: .new, listings: [], filters: [:], isLoading: true, isComplete: false,
+            problem: nil, now: now)
         #expect(loading.status == "loading…")
         #expect(loading.footer == "")
-        let failed = ListingListViewModel(kind: .resale, listings: [], filters: [:], isLoading: false, isComplete: true,
-                                          problem: "timed out", now: now)
+        let failed = ListingListViewModel(
+            kind: .resale, listings: [], filters: [:], isLoading: false, isComplete: true,
+            problem: "timed out", now: now)
         #expect(failed.status == "! timed out")
         #expect(failed.footer == "no listings")
-        let all = ListingListViewModel(kind: .new, listings: [listing(1, .new)], filters: [:], isLoading: false,
-                                       isComplete: true, problem: nil, now: now)
+        let all = ListingListViewModel(
+            kind: .new, listings: [listing(1, .new)], filters: [:], isLoading: false,
+            isComplete: true, problem: nil, now: now)
         #expect(all.footer == "1 shown, that is all")
         #expect(all.rows[0].price == "¥3,001")
         #expect(ListingListViewModel().title == "Listings")
     }
 
     @Test func savedListingsAreStarred() {
-        let model = ListingListViewModel(kind: .rent, listings: [listing(1), listing(2)], filters: [:], isLoading: false,
-                                         isComplete: false, problem: nil, now: now, isSaved: { $0.id == 2 })
+        let model = ListingListViewModel(
+            kind: .rent, listings: [listing(1), listing(2)], filters: [:], isLoading: false,
+            isComplete: false, problem: nil, now: now, isSaved: { $0.id == 2 })
         #expect(model.rows.map(\.name) == ["Home 1", "Home 2 ★"])
     }
 }
@@ -73,7 +79,8 @@ import ViewModels
         ]
         let map = MapViewModel(points: points, width: 5, height: 3)
         #expect(map.grid == ["a····", "·····", "····+"])
-        #expect(map.legend.map { [$0.marker, $0.number, $0.name] }
+        #expect(
+            map.legend.map { [$0.marker, $0.number, $0.name] }
                 == [["a", "9", "North-west"], ["b", "10", "South-east"], ["c", "11", "Also south-east"]])
         #expect(MapViewModel(points: [], width: 5, height: 3) == MapViewModel())
         let single = MapViewModel(points: [points[0]], width: 3, height: 3)

@@ -48,7 +48,9 @@ import Testing
 
     @Test func unknownSequencesAreSwallowedWhole() {
         // F1 in its SS3 and CSI forms, F5, Page Up, Insert, a mouse report, F1 on the Linux console.
-        for sequence in ["\u{1B}OP", "\u{1B}[11~", "\u{1B}[15~", "\u{1B}[5~", "\u{1B}[2~", "\u{1B}[<0;12;5M", "\u{1B}[[A"] {
+        for sequence in [
+            "\u{1B}OP", "\u{1B}[11~", "\u{1B}[15~", "\u{1B}[5~", "\u{1B}[2~", "\u{1B}[<0;12;5M", "\u{1B}[[A",
+        ] {
             #expect(keys(sequence + "x") == [.character("x")], "\(Array(sequence.utf8))")
         }
         #expect(keys("\u{1B}OP\r") == [.enter], "F1 then Enter gives just Enter")

@@ -8,8 +8,10 @@ func type(_ text: String, into buffer: inout LineBuffer) {
 
 /// Applies `keys` one after another; the outcome of the last.
 @discardableResult
-func press(_ keys: Key..., times: Int = 1, on buffer: inout LineBuffer,
-           complete: (String) -> [String] = { _ in [] }) -> LineBuffer.Outcome {
+func press(
+    _ keys: Key..., times: Int = 1, on buffer: inout LineBuffer,
+    complete: (String) -> [String] = { _ in [] }
+) -> LineBuffer.Outcome {
     var outcome = LineBuffer.Outcome.editing
     for _ in 0..<times {
         for key in keys { outcome = buffer.apply(key, complete: complete) }

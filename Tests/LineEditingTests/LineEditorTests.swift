@@ -1,9 +1,10 @@
-import TerminalTesting
 import Foundation
 import LineEditing
+import TerminalTesting
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct LineEditorTests {
@@ -23,9 +24,11 @@ import Glibc
     }
 
     /// Reads one line on a pseudo-terminal while typing `steps`, one per redraw.
-    func readLine(_ steps: [String], columns: Int = 80, history: LineHistory? = nil, hangsUp: Bool = false,
-                  complete: (String) -> [String] = { _ in [] }, redact: (String) -> String? = { _ in nil },
-                  onStep: @escaping (ScreenEmulator) -> Void = { _ in }) throws -> (line: String?, session: TypingSession) {
+    func readLine(
+        _ steps: [String], columns: Int = 80, history: LineHistory? = nil, hangsUp: Bool = false,
+        complete: (String) -> [String] = { _ in [] }, redact: (String) -> String? = { _ in nil },
+        onStep: @escaping (ScreenEmulator) -> Void = { _ in }
+    ) throws -> (line: String?, session: TypingSession) {
         let session = try TypingSession(columns: columns, steps, hangsUpAtTheEnd: hangsUp)
         session.onStep = onStep
         let editor = LineEditor(history: history, input: session.pty.terminal, write: { session.write($0) })
@@ -39,7 +42,10 @@ import Glibc
         var master: Int32 = -1
         var terminal: Int32 = -1
         guard openpty(&master, &terminal, nil, nil, nil) == 0 else { throw CocoaError(.fileNoSuchFile) }
-        defer { close(master); close(terminal) }
+        defer {
+            close(master)
+            close(terminal)
+        }
         var settings = termios()
         tcgetattr(terminal, &settings)
         #expect(settings.c_lflag & tcflag_t(ECHO) != 0 && settings.c_lflag & tcflag_t(ICANON) != 0)
@@ -65,8 +71,9 @@ import Glibc
 
     @Test func aLineIsEditedAndSubmitted() throws {
         let history = LineHistory(fileURL: nil)
-        let (line, session) = try readLine(["lst new", "\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[Di", "\r"],
-                                           history: history)
+        let (line, session) = try readLine(
+            ["lst new", "\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[Di", "\r"],
+            history: history)
         #expect(line == "list new")
         #expect(session.screen.lines == ["homes> list new"])
         #expect(session.screen.cursor == (1, 0), "the next output goes below the line")
@@ -88,7 +95,9 @@ import Glibc
             #expect(prompts == 1, "one prompt on the screen, not \(prompts): \(screen.lines)")
         }
         // After the paste: four rows, the cursor after the last character.
-        #expect(screens[1].lines == Self.trimmed(LineLayout(prompt: Self.prompt, text: pasted, cursor: 300, width: 80).rows))
+        #expect(
+            screens[1].lines == Self.trimmed(LineLayout(prompt: Self.prompt, text: pasted, cursor: 300, width: 80).rows)
+        )
         #expect(screens[1].cursor == (3, 67))
         // Home goes back up to the prompt's row.
         #expect(screens[2].cursor == (0, 7))
@@ -112,7 +121,8 @@ import Glibc
     @Test func theWidthComesFromTheTerminal() throws {
         let text = String(repeating: "w", count: 60)
         let (_, session) = try readLine([text, "\r"], columns: 50)
-        #expect(session.screen.lines == ["homes> " + String(repeating: "w", count: 43), String(repeating: "w", count: 17)])
+        #expect(
+            session.screen.lines == ["homes> " + String(repeating: "w", count: 43), String(repeating: "w", count: 17)])
     }
 
     @Test func aResizeIsPickedUpAtTheNextKey() throws {
@@ -211,8 +221,9 @@ import Glibc
         let history = LineHistory(fileURL: nil)
         ["list rent", "filter rooms 2", "open 3"].forEach(history.add)
         var searching: [String] = []
-        let (line, session) = try readLine(["\u{12}", "ro", "\u{1B}", "\u{05} 3", "\r"], history: history,
-                                           onStep: { searching.append($0.lines.joined(separator: "\n")) })
+        let (line, session) = try readLine(
+            ["\u{12}", "ro", "\u{1B}", "\u{05} 3", "\r"], history: history,
+            onStep: { searching.append($0.lines.joined(separator: "\n")) })
         #expect(searching[2] == "(reverse-i-search)`ro': filter rooms 2")
         #expect(searching[3] == "homes> filter rooms 2", "Escape accepts the match")
         #expect(line == "filter rooms 2 3")

@@ -61,9 +61,9 @@ import Testing
             let url = folder.appendingPathComponent("history")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var bytes = Array("good one\n".utf8)
-            bytes += [0xFF, 0xFE, 0x00, 0x41, 0x0A]          // invalid UTF-8 and a NUL
+            bytes += [0xFF, 0xFE, 0x00, 0x41, 0x0A] // invalid UTF-8 and a NUL
             bytes += Array("\n\nsecond 静\n".utf8)
-            bytes += [0x62, 0x61, 0x64, 0x00, 0x0A]          // a NUL inside a line
+            bytes += [0x62, 0x61, 0x64, 0x00, 0x0A] // a NUL inside a line
             try Data(bytes).write(to: url)
             let history = LineHistory(fileURL: url)
             #expect(history.entries == ["good one", "second 静"])
@@ -96,11 +96,13 @@ import Testing
     }
 
     @Test func theDefaultPathFollowsXDG() {
-        let xdg = LineHistory.defaultURL(appName: "homes", environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/mei"])
+        let xdg = LineHistory.defaultURL(
+            appName: "homes", environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/mei"])
         #expect(xdg?.path == "/state/homes/history")
         let home = LineHistory.defaultURL(appName: "homes", environment: ["HOME": "/home/mei"])
         #expect(home?.path == "/home/mei/.local/state/homes/history")
-        let relative = LineHistory.defaultURL(appName: "homes", environment: ["XDG_STATE_HOME": "state", "HOME": "/home/mei"])
+        let relative = LineHistory.defaultURL(
+            appName: "homes", environment: ["XDG_STATE_HOME": "state", "HOME": "/home/mei"])
         #expect(relative?.path == "/home/mei/.local/state/homes/history", "a relative XDG_STATE_HOME is ignored")
         #expect(LineHistory.defaultURL(appName: "homes", environment: [:]) == nil)
     }
@@ -108,8 +110,9 @@ import Testing
     @Test func theStateFolderHoldsTheHistory() {
         let environment = ["XDG_STATE_HOME": "/state", "HOME": "/home/mei"]
         #expect(LineHistory.stateFolder(appName: "homes", environment: environment)?.path == "/state/homes")
-        #expect(LineHistory.stateFolder(appName: "homes", environment: ["HOME": "/home/mei"])?.path
-            == "/home/mei/.local/state/homes")
+        #expect(
+            LineHistory.stateFolder(appName: "homes", environment: ["HOME": "/home/mei"])?.path
+                == "/home/mei/.local/state/homes")
         #expect(LineHistory.stateFolder(appName: "homes", environment: [:]) == nil)
     }
 
@@ -119,7 +122,9 @@ import Testing
             #expect(history.fileURL?.path == folder.appendingPathComponent("homes/history").path)
             history.add("list")
             var isFolder: ObjCBool = false
-            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("homes").path, isDirectory: &isFolder))
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent("homes").path, isDirectory: &isFolder))
             #expect(isFolder.boolValue)
             #expect(LineHistory(appName: "homes", environment: ["XDG_STATE_HOME": folder.path]).entries == ["list"])
         }
@@ -129,8 +134,9 @@ import Testing
         try withFolder { (folder: URL) throws in
             let url = folder.appendingPathComponent("history")
             let session = try TypingSession(["list rent\r"])
-            let editor = LineEditor(history: LineHistory(fileURL: url), input: session.pty.terminal,
-                                    write: { session.write($0) })
+            let editor = LineEditor(
+                history: LineHistory(fileURL: url), input: session.pty.terminal,
+                write: { session.write($0) })
             #expect(editor.readLine(prompt: "> ") == "list rent")
             #expect(try contents(url) == "list rent\n")
         }

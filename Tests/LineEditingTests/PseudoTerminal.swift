@@ -1,9 +1,10 @@
-import TerminalTesting
 import Dispatch
 import Synchronization
+import TerminalTesting
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pseudo-terminal for the editor to read from: a real terminal (so raw mode and the

@@ -1,6 +1,7 @@
 // article: Mediator/GettingStarted
 import Foundation
 import Mediator
+import Testing
 
 final class ListingScreen {
     let id: Int
@@ -23,8 +24,6 @@ extension Mediator {
 }
 // article end
 
-import Testing
-
 /// The code of `Mediator.docc/GettingStarted.md`, run.
 @Suite struct MediatorGettingStartedTests {
     @Test func theArticlesExampleRunsAsItSays() throws {
@@ -32,15 +31,18 @@ import Testing
         let mediator = Mediator(scheme: "homes")
         mediator.register(target: "listing") { ListingsTarget() }
 
-        let screen = mediator.listingScreen(id: 7)                      // a native call
-        let linked = mediator.open(url: "homes://listing/detail?id=8")  // the same path, from a URL
-        let missing = mediator.open(url: "homes://listing/fly")          // .notFound: show a notice
-        print(screen?.id ?? 0, linked.value(as: ListingScreen.self)?.id ?? 0)  // 7 8
-        print(missing.notFound?.description ?? "")                       // listing cannot fly.
+        let screen = mediator.listingScreen(id: 7) // a native call
+        let linked = mediator.open(url: "homes://listing/detail?id=8") // the same path, from a URL
+        let missing = mediator.open(url: "homes://listing/fly") // .notFound: show a notice
+        print(screen?.id ?? 0, linked.value(as: ListingScreen.self)?.id ?? 0) // 7 8
+        print(missing.notFound?.description ?? "") // listing cannot fly.
 
         // A route patch from the server disables a call without a release.
-        try mediator.apply(patch: Data(#"{"version": 1, "routes": [{"url": "homes://listing/detail", "disabled": true, "message": "Details are resting."}]}"#.utf8))
-        print(mediator.open(url: "homes://listing/detail?id=8").notFound?.description ?? "")  // Details are resting.
+        try mediator.apply(
+            patch: Data(
+                #"{"version": 1, "routes": [{"url": "homes://listing/detail", "disabled": true, "message": "Details are resting."}]}"#
+                    .utf8))
+        print(mediator.open(url: "homes://listing/detail?id=8").notFound?.description ?? "") // Details are resting.
         // article end
         #expect(screen?.id == 7)
         #expect(linked.value(as: ListingScreen.self)?.id == 8)

@@ -34,8 +34,17 @@ extension Mediator {
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
-    var current: Int { lock.lock(); defer { lock.unlock() }; return value }
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+    var current: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }
 
 func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil) -> Mediator {
@@ -48,7 +57,8 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
     @Test func nativeCallsReturnTheActionsValue() {
         let mediator = makeMediator()
         #expect(mediator.listingDetail(id: 7)?.id == 7)
-        if case .done = mediator.perform(target: "listing", action: "deleteAll") {} else {
+        if case .done = mediator.perform(target: "listing", action: "deleteAll") {
+        } else {
             Issue.record("an action returning nothing is .done")
         }
         #expect(mediator.hasTarget("listing"))
@@ -99,13 +109,16 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
     @Test func urlCallsShareTheNativePath() {
         let mediator = makeMediator()
         #expect(mediator.open(url: "homes://listing/detail?id=42").value(as: ListingDetailScreen.self)?.id == 42)
-        #expect(mediator.open(url: URL(string: "HOMES://listing/detail?id=5")!).value(as: ListingDetailScreen.self)?.id == 5)
+        #expect(
+            mediator.open(url: URL(string: "HOMES://listing/detail?id=5")!).value(as: ListingDetailScreen.self)?.id == 5
+        )
     }
 
     @Test func percentDecodingRepeatedKeysAndEmptyValues() throws {
         let mediator = makeMediator()
-        let params = try #require(mediator.open(url: "homes://listing/echo?q=%E4%B8%8A%E6%B5%B7%20%26x&tag=a&tag=b&empty=&flag")
-            .value(as: MediatorParameters.self))
+        let params = try #require(
+            mediator.open(url: "homes://listing/echo?q=%E4%B8%8A%E6%B5%B7%20%26x&tag=a&tag=b&empty=&flag")
+                .value(as: MediatorParameters.self))
         #expect(params.string("q") == "上海 &x")
         #expect(params.strings("tag") == ["a", "b"])
         #expect(params.string("tag") == "b")
@@ -116,8 +129,10 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
 
     @Test func badURLsAreNotFoundValues() {
         let mediator = makeMediator()
-        for text in ["", "homes://", "homes://listing", "homes://listing/detail/extra", "other://listing/detail",
-                     "homes:listing/detail", "::::", "homes://%zz/detail"] {
+        for text in [
+            "", "homes://", "homes://listing", "homes://listing/detail/extra", "other://listing/detail",
+            "homes:listing/detail", "::::", "homes://%zz/detail",
+        ] {
             #expect(mediator.open(url: text).notFound != nil, "\(text)")
         }
     }
@@ -125,7 +140,8 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
     @Test func nativeOnlyActionsRefuseRemoteCalls() {
         let mediator = makeMediator()
         #expect(mediator.open(url: "homes://listing/deleteAll").notFound?.reason == .remoteCallRefused)
-        if case .done = mediator.perform(target: "listing", action: "deleteAll") {} else {
+        if case .done = mediator.perform(target: "listing", action: "deleteAll") {
+        } else {
             Issue.record("native calls may run it")
         }
     }
@@ -135,11 +151,20 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
     final class MemoryStore: RoutePatchStore, @unchecked Sendable {
         private let lock = NSLock()
         private var stored: Data?
-        func load() -> Data? { lock.lock(); defer { lock.unlock() }; return stored }
-        func save(_ patch: Data) { lock.lock(); stored = patch; lock.unlock() }
+        func load() -> Data? {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        func save(_ patch: Data) {
+            lock.lock()
+            stored = patch
+            lock.unlock()
+        }
     }
 
-    let valid = Data("""
+    let valid = Data(
+        """
         {"version": 2, "routes": [
           {"url": "homes://listing/detail", "target": "listing", "action": "detailV2"},
           {"url": "homes://listing/echo", "disabled": true, "message": "Echo is resting."}
@@ -164,14 +189,22 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
         ("not json", "the route patch is not a JSON object"),
         (#"{"routes": []}"#, "the route patch needs a positive integer \"version\""),
         (#"{"version": 1}"#, "the route patch needs a \"routes\" array of objects"),
-        (#"{"version": 1, "routes": [{"url": "web://x/y", "target": "listing", "action": "detail"}]}"#,
-         "route 1: \"url\" must be homes://target/action"),
-        (#"{"version": 1, "routes": [{"url": "homes://a/b", "disabled": true}]}"#,
-         "route 1: a disabled route needs a \"message\" to show"),
-        (#"{"version": 1, "routes": [{"url": "homes://a/b", "target": "nowhere", "action": "x"}]}"#,
-         "route 1: no target nowhere"),
-        (#"{"version": 1, "routes": [{"url": "homes://a/b", "target": "listing", "action": "deleteAll"}]}"#,
-         "route 1: listing/deleteAll is not allowed from URLs"),
+        (
+            #"{"version": 1, "routes": [{"url": "web://x/y", "target": "listing", "action": "detail"}]}"#,
+            "route 1: \"url\" must be homes://target/action"
+        ),
+        (
+            #"{"version": 1, "routes": [{"url": "homes://a/b", "disabled": true}]}"#,
+            "route 1: a disabled route needs a \"message\" to show"
+        ),
+        (
+            #"{"version": 1, "routes": [{"url": "homes://a/b", "target": "nowhere", "action": "x"}]}"#,
+            "route 1: no target nowhere"
+        ),
+        (
+            #"{"version": 1, "routes": [{"url": "homes://a/b", "target": "listing", "action": "deleteAll"}]}"#,
+            "route 1: listing/deleteAll is not allowed from URLs"
+        ),
     ])
     func invalidPatchesAreRejectedWholeWithAClearError(patch: String, message: String) throws {
         let store = MemoryStore()
@@ -184,7 +217,8 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
 
     @Test func aPartlyValidPatchChangesNothing() throws {
         let mediator = makeMediator()
-        let partial = Data("""
+        let partial = Data(
+            """
             {"version": 3, "routes": [
               {"url": "homes://listing/detail", "disabled": true, "message": "off"},
               {"url": "homes://listing/echo", "target": "listing", "action": "missing"}
@@ -204,7 +238,8 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
     }
 
     @Test func theFileStoreKeepsThePatch() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString)/patch.json")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "routes-\(UUID().uuidString)/patch.json")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let mediator = makeMediator(store: FileRoutePatchStore(url: url))
         try mediator.apply(patch: valid)
@@ -272,7 +307,9 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
             }
             let action = ["detail", "echo", "deleteAll", "zz"][Int(generator.next() % 4)]
             let value: any Sendable = generator.next() % 2 == 0 ? text : Int(truncatingIfNeeded: generator.next())
-            switch mediator.perform(target: generator.next() % 5 == 0 ? text : "listing", action: action, params: ["id": value]) {
+            switch mediator.perform(
+                target: generator.next() % 5 == 0 ? text : "listing", action: action, params: ["id": value])
+            {
             case .value, .done, .notFound: outcomes += 1
             }
         }

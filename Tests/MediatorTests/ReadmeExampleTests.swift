@@ -34,7 +34,10 @@ extension Mediator {
         #expect(screen?.id == 7)
         #expect(linked.value(as: ReadmeDetailScreen.self)?.id == 8)
         #expect(missing.notFound?.description == "listing cannot fly.")
-        try mediator.apply(patch: Data(#"{"version": 1, "routes": [{"url": "homes://listing/detail", "disabled": true, "message": "Details are resting."}]}"#.utf8))
+        try mediator.apply(
+            patch: Data(
+                #"{"version": 1, "routes": [{"url": "homes://listing/detail", "disabled": true, "message": "Details are resting."}]}"#
+                    .utf8))
         #expect(mediator.open(url: "homes://listing/detail?id=8").notFound?.description == "Details are resting.")
     }
 }

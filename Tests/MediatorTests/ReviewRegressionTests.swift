@@ -24,7 +24,8 @@ import Testing
 
     @Test func aPatchCannotRemapOntoARouteItDisablesOrRemaps() {
         let mediator = makeMediator()
-        let sneaky = Data("""
+        let sneaky = Data(
+            """
             {"version": 1, "routes": [
               {"url": "homes://listing/detail", "disabled": true, "message": "off"},
               {"url": "homes://listing/echo", "target": "listing", "action": "detail"}

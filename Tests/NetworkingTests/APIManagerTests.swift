@@ -96,15 +96,23 @@ import Testing
 
     @Test func errorKindsForWhatTheServerSends() async {
         let cases: [(Result<HTTPResponse, TransportFailure>, APIResult)] = [
-            (.success(.json(["message": "boom"], status: 500)),
-             APIResult(kind: .serverError(status: 500), message: "boom")),
-            (.success(HTTPResponse(status: 503)),
-             APIResult(kind: .serverError(status: 503), message: "the server answered 503")),
-            (.success(.json(["code": 4010, "message": "bad signature"], status: 401)),
-             APIResult(kind: .signatureRejected, message: "bad signature")),
+            (
+                .success(.json(["message": "boom"], status: 500)),
+                APIResult(kind: .serverError(status: 500), message: "boom")
+            ),
+            (
+                .success(HTTPResponse(status: 503)),
+                APIResult(kind: .serverError(status: 503), message: "the server answered 503")
+            ),
+            (
+                .success(.json(["code": 4010, "message": "bad signature"], status: 401)),
+                APIResult(kind: .signatureRejected, message: "bad signature")
+            ),
             (.success(HTTPResponse(status: 204)), APIResult(kind: .noContent, message: "the server sent no content")),
-            (.success(HTTPResponse(status: 200, body: Data("{not json".utf8))),
-             APIResult(kind: .invalidResponse, message: "the response is not valid JSON")),
+            (
+                .success(HTTPResponse(status: 200, body: Data("{not json".utf8))),
+                APIResult(kind: .invalidResponse, message: "the response is not valid JSON")
+            ),
             (.success(.json(["items": "wrong type"])), APIResult(kind: .invalidResponse, message: "items missing")),
             (.success(.json(["nothing": true])), APIResult(kind: .invalidResponse, message: "items missing")),
             (.failure(.timeout), APIResult(kind: .timeout, message: "no response in time")),
@@ -130,9 +138,10 @@ import Testing
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         manager.loadData()
-        let items = JSONValue.array((0..<10_000).map { index -> JSONValue in
-            ["id": .number(Double(index)), "title": .string("home \(index)")]
-        })
+        let items = JSONValue.array(
+            (0..<10_000).map { index -> JSONValue in
+                ["id": .number(Double(index)), "title": .string("home \(index)")]
+            })
         harness.transport.respond(json: ["items": items])
         await harness.flush()
         #expect(delegate.kinds == [.success])

@@ -9,8 +9,16 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     final class Task: TransportTask, @unchecked Sendable {
         private let lock = NSLock()
         private var cancelled = false
-        var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
-        func cancel() { lock.lock(); cancelled = true; lock.unlock() }
+        var isCancelled: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return cancelled
+        }
+        func cancel() {
+            lock.lock()
+            cancelled = true
+            lock.unlock()
+        }
     }
 
     struct Sent {
@@ -23,7 +31,11 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var log: [Sent] = []
 
-    var sent: [Sent] { lock.lock(); defer { lock.unlock() }; return log }
+    var sent: [Sent] {
+        lock.lock()
+        defer { lock.unlock() }
+        return log
+    }
     var requests: [HTTPRequest] { sent.map(\.request) }
 
     func send(
@@ -55,10 +67,16 @@ final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current = Date(timeIntervalSince1970: 1_700_000_000)
 
-    var now: Date { lock.lock(); defer { lock.unlock() }; return current }
+    var now: Date {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
 
     func advance(by seconds: TimeInterval) {
-        lock.lock(); current += seconds; lock.unlock()
+        lock.lock()
+        current += seconds
+        lock.unlock()
     }
 }
 
@@ -120,13 +138,17 @@ struct Harness {
     let reachability = NetworkReachability()
     let engine: APIEngine
 
-    init(cache: ResponseCache = ResponseCache(), timeout: Duration = .seconds(3_600), secret: [UInt8]? = Array("s3cret".utf8)) {
+    init(
+        cache: ResponseCache = ResponseCache(), timeout: Duration = .seconds(3_600),
+        secret: [UInt8]? = Array("s3cret".utf8)
+    ) {
         let clock = self.clock
         let counter = Counter()
         engine = APIEngine(
             services: ServiceRegistry([
-                APIService(name: "rentals", baseURL: URL(string: "https://api.example/v1")!,
-                           signatureRejectedCodes: [4010], commonParameters: ["app": "homes"], signingSecret: secret),
+                APIService(
+                    name: "rentals", baseURL: URL(string: "https://api.example/v1")!,
+                    signatureRejectedCodes: [4010], commonParameters: ["app": "homes"], signingSecret: secret)
             ]),
             transport: transport,
             cache: cache,
@@ -198,10 +220,15 @@ final class Counter: @unchecked Sendable {
     private var value = 0
 
     func next() -> Int {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         value += 1
         return value
     }
 
-    var current: Int { lock.lock(); defer { lock.unlock() }; return value }
+    var current: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }

@@ -2,13 +2,14 @@
 import Foundation
 import Networking
 import Signals
+import Testing
 
 // One type per API: only what differs from the others.
 struct RentalTitlesAPI: APIDefinition {
     let serviceName = "rentals"
     let methodName = "rentals/list"
     let pageSize: Int? = 2
-    let cachePolicy = CachePolicy.memory()   // 180 s
+    let cachePolicy = CachePolicy.memory() // 180 s
 }
 
 // A reformer turns the raw data into what a view needs.
@@ -52,8 +53,6 @@ final class RentalTitlesLogic: APIManagerDelegate, APIManagerParameterSource {
 }
 // article end
 
-import Testing
-
 /// The code of `Networking.docc/GettingStarted.md`, run, with waits for the delegate.
 @Suite struct NetworkingGettingStartedTests {
     @Test @MainActor func theArticlesExampleRunsAsItSays() async {
@@ -70,16 +69,19 @@ import Testing
             return .json(["items": .array(titles.map { ["title": $0] })])
         }
         let engine = APIEngine(
-            services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "https://api.example")!,
-                                                  signingSecret: secret)]),
+            services: ServiceRegistry([
+                APIService(
+                    name: "rentals", baseURL: URL(string: "https://api.example")!,
+                    signingSecret: secret)
+            ]),
             transport: transport
         )
         let logic = RentalTitlesLogic(engine: engine)
-        logic.load()   // page 1; the delegate is called on the main actor when it lands
+        logic.load() // page 1; the delegate is called on the main actor when it lands
         // article end
         for await titles in logic.titles.values where titles.count == 2 { break }
         // article: Networking/GettingStarted
-        logic.loadMore()   // page 2, the last: fewer items than the page size
+        logic.loadMore() // page 2, the last: fewer items than the page size
         // article end
         for await titles in logic.titles.values where titles.count == 3 { break }
         #expect(logic.titles.value == ["Loft", "Studio", "Villa"])

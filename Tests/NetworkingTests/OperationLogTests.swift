@@ -15,12 +15,16 @@ import Testing
 
         func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void) {
             batches.append(batch)
-            if holds { held.append(completion); return }
+            if holds {
+                held.append(completion)
+                return
+            }
             completion(succeeds)
         }
 
         func release(_ result: Bool) {
-            let waiting = held; held = []
+            let waiting = held
+            held = []
             waiting.forEach { $0(result) }
         }
     }

@@ -63,7 +63,8 @@ import Testing
 
 @MainActor
 @Suite struct CacheTests {
-    func cachedManager(_ harness: Harness, policy: CachePolicy = .memory()) -> (APIManager<ListAPI>, RecordingDelegate) {
+    func cachedManager(_ harness: Harness, policy: CachePolicy = .memory()) -> (APIManager<ListAPI>, RecordingDelegate)
+    {
         var api = ListAPI()
         api.cachePolicy = policy
         let manager = APIManager(api, engine: harness.engine)
@@ -178,7 +179,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = FileResponseStore(directory: folder)
         store.save(CachedResponse(body: Data("x".utf8), storedAt: Date()), for: "k")
-        let file = try #require(FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+        let file = try #require(
+            FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
         try Data([1, 2]).write(to: file)
         #expect(store.load("k") == nil)
         #expect(!FileManager.default.fileExists(atPath: file.path))
@@ -201,14 +203,23 @@ import Testing
             self.shared = shared
         }
 
-        var events: [String] { lock.lock(); defer { lock.unlock() }; return entries }
+        var events: [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            return entries
+        }
 
         func add(_ event: String) {
             let target = shared ?? self
-            target.lock.lock(); target.entries.append("\(name).\(event)"); target.lock.unlock()
+            target.lock.lock()
+            target.entries.append("\(name).\(event)")
+            target.lock.unlock()
         }
 
-        func shouldCall(_ manager: any APIManaging, parameters: [String: String]) -> Bool { add("shouldCall"); return allow }
+        func shouldCall(_ manager: any APIManaging, parameters: [String: String]) -> Bool {
+            add("shouldCall")
+            return allow
+        }
         func didCall(_ manager: any APIManaging, parameters: [String: String]) { add("didCall") }
         func didReceive(_ manager: any APIManaging, response: HTTPResponse) { add("didReceive") }
         func willSucceed(_ manager: any APIManaging) { add("willSucceed") }
@@ -233,13 +244,14 @@ import Testing
         manager.loadData()
         harness.transport.respond(json: ["nope": 1])
         await harness.flush()
-        #expect(log.events == [
-            "app.shouldCall", "own.shouldCall", "app.didCall", "own.didCall",
-            "app.didReceive", "own.didReceive", "app.willSucceed", "own.willSucceed",
-            "app.didSucceed", "own.didSucceed",
-            "app.shouldCall", "own.shouldCall", "app.didCall", "own.didCall",
-            "app.didReceive", "own.didReceive", "app.willFail", "own.willFail", "app.didFail", "own.didFail",
-        ])
+        #expect(
+            log.events == [
+                "app.shouldCall", "own.shouldCall", "app.didCall", "own.didCall",
+                "app.didReceive", "own.didReceive", "app.willSucceed", "own.willSucceed",
+                "app.didSucceed", "own.didSucceed",
+                "app.shouldCall", "own.shouldCall", "app.didCall", "own.didCall",
+                "app.didReceive", "own.didReceive", "app.willFail", "own.willFail", "app.didFail", "own.didFail",
+            ])
     }
 
     @Test func shouldCallFalseStopsTheCallSilently() async {

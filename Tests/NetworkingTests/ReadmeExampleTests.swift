@@ -57,8 +57,11 @@ private final class ListingLogic: APIManagerDelegate, APIManagerParameterSource 
             return .json(["items": .array(titles.map { ["title": $0] })])
         }
         let engine = APIEngine(
-            services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "https://api.example")!,
-                                                  signingSecret: secret)]),
+            services: ServiceRegistry([
+                APIService(
+                    name: "rentals", baseURL: URL(string: "https://api.example")!,
+                    signingSecret: secret)
+            ]),
             transport: transport
         )
         let logic = ListingLogic(engine: engine)

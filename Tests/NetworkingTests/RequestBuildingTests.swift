@@ -6,15 +6,21 @@ import Testing
 /// path appending and `URLComponents` make, and signed requests must still verify.
 @MainActor
 @Suite struct RequestBuildingTests {
-    static let bases = ["https://api.example/v1", "https://api.example/v1/", "https://api.example", "https://api.example/",
-                        "http://in-process:8080/a/b", "https://api.example/v%C3%A9/", "https://api.example/v1?x=1",
-                        "https://user@api.example/v1"]
-    static let methods = ["rentals/list", "/rentals/list/", "a//b", "list", "a.b/c_d~e-f", "homes/新/list", "a b/c",
-                          "../x", "x/./y", ".../x", ""]
+    static let bases = [
+        "https://api.example/v1", "https://api.example/v1/", "https://api.example", "https://api.example/",
+        "http://in-process:8080/a/b", "https://api.example/v%C3%A9/", "https://api.example/v1?x=1",
+        "https://user@api.example/v1",
+    ]
+    static let methods = [
+        "rentals/list", "/rentals/list/", "a//b", "list", "a.b/c_d~e-f", "homes/新/list", "a b/c",
+        "../x", "x/./y", ".../x", "",
+    ]
 
     func reference(_ base: URL, _ method: String, query: String) -> URL {
         let url = method.split(separator: "/").reduce(base) { $0.appendingPathComponent(String($1)) }
-        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url
+        }
         components.percentEncodedQuery = query
         return components.url ?? url
     }
@@ -24,8 +30,9 @@ import Testing
             let baseURL = try #require(URL(string: base))
             let service = APIService(name: "s", baseURL: baseURL)
             for method in Self.methods {
-                #expect(service.url(for: method).absoluteString == reference(baseURL, method, query: "").absoluteString,
-                        "base \(base), method \(method)")
+                #expect(
+                    service.url(for: method).absoluteString == reference(baseURL, method, query: "").absoluteString,
+                    "base \(base), method \(method)")
             }
         }
     }
@@ -38,16 +45,21 @@ import Testing
             for method in ["rentals/list", "a b/c", "list"] {
                 let transport = FakeTransport()
                 let baseURL = try #require(URL(string: base))
-                let engine = APIEngine(services: ServiceRegistry([APIService(name: "rentals", baseURL: baseURL,
-                                                                             signingSecret: secret)]),
-                                       transport: transport)
+                let engine = APIEngine(
+                    services: ServiceRegistry([
+                        APIService(
+                            name: "rentals", baseURL: baseURL,
+                            signingSecret: secret)
+                    ]),
+                    transport: transport)
                 let manager = APIManager(ListAPI(methodName: method), engine: engine)
                 let source = FixedParameters(parameters)
                 manager.parameterSource = source
                 manager.loadData()
                 let request = try #require(transport.requests.first)
-                #expect(request.url.absoluteString == reference(baseURL, method, query: query).absoluteString,
-                        "base \(base), method \(method)")
+                #expect(
+                    request.url.absoluteString == reference(baseURL, method, query: query).absoluteString,
+                    "base \(base), method \(method)")
                 #expect(request.queryParameters == parameters)
                 #expect(SignatureVerifier(secret: secret).verify(request, now: Date()) == .valid)
             }

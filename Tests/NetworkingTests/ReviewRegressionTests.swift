@@ -1,13 +1,14 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPServer
 import Networking
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Regressions for defects found in review; each failed (or crashed) before its fix.
@@ -16,7 +17,9 @@ import Glibc
     @Test func anAbsurdTimestampIsStaleNotACrash() {
         let verifier = SignatureVerifier(secret: Array("k".utf8))
         for timestamp in ["-9223372036854775808", "9223372036854775807"] {
-            let headers = [SignatureHeader.timestamp: timestamp, SignatureHeader.nonce: "n", SignatureHeader.signature: "00"]
+            let headers = [
+                SignatureHeader.timestamp: timestamp, SignatureHeader.nonce: "n", SignatureHeader.signature: "00",
+            ]
             let request = HTTPRequest(method: .get, url: URL(string: "http://x/a")!, headers: headers)
             #expect(verifier.verify(request, now: Date()) == .stale)
         }
@@ -27,15 +30,18 @@ import Glibc
         final class CancellingTransport: HTTPTransport, @unchecked Sendable {
             let inner = FakeTransport()
             var onSend: @MainActor () -> Void = {}
-            func send(_ request: HTTPRequest, timeout: Duration,
-                      completion: @escaping @Sendable (Result<HTTPResponse, TransportFailure>) -> Void) -> any TransportTask {
+            func send(
+                _ request: HTTPRequest, timeout: Duration,
+                completion: @escaping @Sendable (Result<HTTPResponse, TransportFailure>) -> Void
+            ) -> any TransportTask {
                 MainActor.assumeIsolated { onSend() }
                 return inner.send(request, timeout: timeout, completion: completion)
             }
         }
         let transport = CancellingTransport()
-        let engine = APIEngine(services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "http://x")!)]),
-                               transport: transport)
+        let engine = APIEngine(
+            services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "http://x")!)]),
+            transport: transport)
         let manager = APIManager(ListAPI(), engine: engine)
         let delegate = RecordingDelegate()
         manager.delegate = delegate
@@ -132,10 +138,12 @@ import Glibc
             private var held: [(Bool) -> Void] = []
             private(set) var sizes: [Int] = []
             func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void) {
-                sizes.append(batch.count); held.append(completion)
+                sizes.append(batch.count)
+                held.append(completion)
             }
             func release() {
-                let waiting = held; held = []
+                let waiting = held
+                held = []
                 waiting.forEach { $0(true) }
             }
         }

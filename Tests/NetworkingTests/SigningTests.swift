@@ -6,8 +6,10 @@ import Testing
     let secret = Array("test-secret".utf8)
     let now = Date(timeIntervalSince1970: 1_700_000_000)
 
-    func signed(_ method: HTTPMethod, _ url: String, body: String? = nil, nonce: String = "n1",
-                timestamp: Int = 1_700_000_000) -> HTTPRequest {
+    func signed(
+        _ method: HTTPMethod, _ url: String, body: String? = nil, nonce: String = "n1",
+        timestamp: Int = 1_700_000_000
+    ) -> HTTPRequest {
         var request = HTTPRequest(method: method, url: URL(string: url)!, body: body.map { Data($0.utf8) })
         RequestSigner(secret: secret).sign(&request, timestamp: timestamp, nonce: nonce)
         return request
@@ -36,28 +38,43 @@ import Testing
         #expect(throws: CanonicalParameters.Problem.badEscape) {
             try CanonicalParameters.decode(Array("a=%zz".utf8), maximumCount: 10)
         }
-        #expect((try? CanonicalParameters.decode(Array("a=x+y&b=%E6%96%87".utf8), maximumCount: 2)) == ["a": "x y", "b": "文"])
+        #expect(
+            (try? CanonicalParameters.decode(Array("a=x+y&b=%E6%96%87".utf8), maximumCount: 2)) == [
+                "a": "x y", "b": "文",
+            ])
         let request = HTTPRequest(method: .post, url: URL(string: "http://x/a?a=1")!, body: Data("a=2".utf8))
-        #expect(throws: CanonicalParameters.Problem.repeatedName("a")) { try request.checkedParameters(maximumCount: 5) }
+        #expect(throws: CanonicalParameters.Problem.repeatedName("a")) {
+            try request.checkedParameters(maximumCount: 5)
+        }
     }
 
     /// The worked example of Docs/Signing.md, computed independently (Python's hmac and
     /// hashlib): the document and the code cannot drift apart.
     @Test func theDocumentedExampleSignsToTheDocumentedValues() {
-        var request = HTTPRequest(method: .get,
-                                  url: URL(string: "http://127.0.0.1:8080/api/rentals/list?page_size=2&district=Jing%27an&page=1")!)
-        RequestSigner(secret: Array("homes-demo-secret".utf8)).sign(&request, timestamp: 1_763_700_000,
-                                                                 nonce: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
-        #expect(RequestSigner.signingText(for: request, timestamp: 1_763_700_000, nonce: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
-            == "HOMES1-HMAC-SHA256\nGET\n/api/rentals/list\ndistrict=Jing%27an&page=1&page_size=2\n"
-            + "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n1763700000\n"
-            + "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
-        #expect(request.headers[SignatureHeader.signature] == "230f6de8e6337683e2cf2fce9645d267426eedd44ca598267085a3e77f5bb0ab")
-        var login = HTTPRequest(method: .post, url: URL(string: "http://127.0.0.1:8080/api/account/login")!,
-                                body: Data("password=homes2026&username=mei".utf8))
-        RequestSigner(secret: Array("homes-demo-secret".utf8)).sign(&login, timestamp: 1_763_700_000,
-                                                                 nonce: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
-        #expect(login.headers[SignatureHeader.signature] == "60bb07098db673f4de3d83f1cd25e3db944479d4b293d63e96d4b4303a2a6ba2")
+        var request = HTTPRequest(
+            method: .get,
+            url: URL(string: "http://127.0.0.1:8080/api/rentals/list?page_size=2&district=Jing%27an&page=1")!)
+        RequestSigner(secret: Array("homes-demo-secret".utf8)).sign(
+            &request, timestamp: 1_763_700_000,
+            nonce: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+        #expect(
+            RequestSigner.signingText(
+                for: request, timestamp: 1_763_700_000, nonce: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+                == "HOMES1-HMAC-SHA256\nGET\n/api/rentals/list\ndistrict=Jing%27an&page=1&page_size=2\n"
+                + "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n1763700000\n"
+                + "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+        #expect(
+            request.headers[SignatureHeader.signature]
+                == "230f6de8e6337683e2cf2fce9645d267426eedd44ca598267085a3e77f5bb0ab")
+        var login = HTTPRequest(
+            method: .post, url: URL(string: "http://127.0.0.1:8080/api/account/login")!,
+            body: Data("password=homes2026&username=mei".utf8))
+        RequestSigner(secret: Array("homes-demo-secret".utf8)).sign(
+            &login, timestamp: 1_763_700_000,
+            nonce: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+        #expect(
+            login.headers[SignatureHeader.signature]
+                == "60bb07098db673f4de3d83f1cd25e3db944479d4b293d63e96d4b4303a2a6ba2")
     }
 
     @Test func aFreshRequestIsValidOnceAndItsReplayIsRefused() {
@@ -86,15 +103,17 @@ import Testing
         #expect(tampered { $0.url = URL(string: "http://x/api/rentals/list?page=2&size=2")! } == .mismatch)
         #expect(tampered { $0.url = URL(string: "http://x/api/rentals/list?page=1&size=2&extra=1")! } == .mismatch)
         // The parameters moved from the query into a form body.
-        #expect(tampered {
-            $0.method = .post
-            $0.url = URL(string: "http://x/api/rentals/list")!
-            $0.body = Data("page=1&size=2".utf8)
-        } == .mismatch)
+        #expect(
+            tampered {
+                $0.method = .post
+                $0.url = URL(string: "http://x/api/rentals/list")!
+                $0.body = Data("page=1&size=2".utf8)
+            } == .mismatch)
         // The query in another order, or escaped differently, is the same query.
         #expect(tampered { $0.url = URL(string: "http://x/api/rentals/list?size=%32&page=1")! } == .valid)
         // Another host is fine: the host is not the API's business, the path is.
-        #expect(verifier.verify(signed(.get, "http://y/api/rentals/list?page=1&size=2", nonce: "n9"), now: now) == .valid)
+        #expect(
+            verifier.verify(signed(.get, "http://y/api/rentals/list?page=1&size=2", nonce: "n9"), now: now) == .valid)
 
         let post = signed(.post, "http://x/api/account/login", body: "username=mei&password=homes2026", nonce: "p1")
         var changedBody = post
@@ -110,7 +129,8 @@ import Testing
         let verifier = SignatureVerifier(secret: secret, maximumAge: 300)
         let body = Data("username=mei&password=homes2026".utf8)
         func read(_ nonce: String, digest: [UInt8]) -> HTTPRequest {
-            let sent = signed(.post, "http://x/api/account/login", body: String(decoding: body, as: UTF8.self), nonce: nonce)
+            let sent = signed(
+                .post, "http://x/api/account/login", body: String(decoding: body, as: UTF8.self), nonce: nonce)
             return HTTPRequest(method: .post, url: sent.url, headers: sent.headers, body: body, bodyDigest: digest)
         }
         #expect(verifier.verify(read("r1", digest: SHA256.hash(body)), now: now) == .valid)
@@ -184,8 +204,10 @@ import Testing
         // Once those expire (timestamp + 10 s), their slots take new nonces.
         let later = now.addingTimeInterval(11)
         for index in 0..<32 {
-            #expect(verifier.verify(signed(.get, "http://x/api/a", nonce: "m\(index)", timestamp: 1_700_000_011),
-                                    now: later) == .valid)
+            #expect(
+                verifier.verify(
+                    signed(.get, "http://x/api/a", nonce: "m\(index)", timestamp: 1_700_000_011),
+                    now: later) == .valid)
         }
     }
 }
@@ -203,7 +225,10 @@ import Testing
     }
 
     @Test func malformedInputThrowsAClearError() {
-        for text in ["", "{", "[1 2]", "[1,]", "{\"a\":1,}", "01", "1.", "\"\\ud800\"", "[" + String(repeating: "[", count: 600), "{\"a\":}", "nul", "\u{0}"] {
+        for text in [
+            "", "{", "[1 2]", "[1,]", "{\"a\":1,}", "01", "1.", "\"\\ud800\"", "[" + String(repeating: "[", count: 600),
+            "{\"a\":}", "nul", "\u{0}",
+        ] {
             #expect(throws: JSONParseError.self) { try JSONValue(parsing: Data(text.utf8)) }
         }
     }

@@ -14,7 +14,8 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         let started = DispatchTime.now()
         let box = ResultBox()
-        _ = transport.send(HTTPRequest(method: .get, url: URL(string: "http://x/a/b")!), timeout: .seconds(1)) { outcome in
+        _ = transport.send(HTTPRequest(method: .get, url: URL(string: "http://x/a/b")!), timeout: .seconds(1)) {
+            outcome in
             box.set(outcome)
             done.signal()
         }
@@ -39,8 +40,9 @@ import Testing
 
     @Test func latencyBeyondTheTimeoutIsATimeoutThroughTheEngine() async {
         let transport = InProcessTransport(latency: .seconds(3)) { _ in .json(["items": []]) }
-        let engine = APIEngine(services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "http://x")!)]),
-                               transport: transport, timeout: .milliseconds(50))
+        let engine = APIEngine(
+            services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "http://x")!)]),
+            transport: transport, timeout: .milliseconds(50))
         let manager = APIManager(ListAPI(), engine: engine)
         let delegate = URLSessionTransportTests.WaitingDelegate()
         manager.delegate = delegate
@@ -55,8 +57,16 @@ import Testing
 final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Result<HTTPResponse, TransportFailure>?
-    var value: Result<HTTPResponse, TransportFailure>? { lock.lock(); defer { lock.unlock() }; return stored }
-    func set(_ value: Result<HTTPResponse, TransportFailure>) { lock.lock(); stored = value; lock.unlock() }
+    var value: Result<HTTPResponse, TransportFailure>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func set(_ value: Result<HTTPResponse, TransportFailure>) {
+        lock.lock()
+        stored = value
+        lock.unlock()
+    }
 }
 
 @MainActor
@@ -65,7 +75,8 @@ final class ResultBox: @unchecked Sendable {
         let registry = ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "https://a.example")!)])
         #expect(registry.service(named: "rentals")?.baseURL.host == "a.example")
         #expect(registry.service(named: "resale") == nil)
-        registry.register(APIService(name: "rentals", baseURL: URL(string: "https://b.example")!, environment: .staging))
+        registry.register(
+            APIService(name: "rentals", baseURL: URL(string: "https://b.example")!, environment: .staging))
         #expect(registry.service(named: "rentals")?.environment == .staging)
         #expect(registry.service(named: "rentals")?.baseURL.host == "b.example")
     }
@@ -77,8 +88,10 @@ final class ResultBox: @unchecked Sendable {
 
     @Test func keyConventionsDifferPerService() async {
         let harness = Harness()
-        harness.engine.services.register(APIService(name: "resale", baseURL: URL(string: "https://r.example")!,
-                                                    pageKey: "esf_page", pageSizeKey: "esf_size", messageKey: "esf_msg"))
+        harness.engine.services.register(
+            APIService(
+                name: "resale", baseURL: URL(string: "https://r.example")!,
+                pageKey: "esf_page", pageSizeKey: "esf_size", messageKey: "esf_msg"))
         struct ResaleAPI: APIDefinition {
             let serviceName = "resale"
             let methodName = "list"

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPServer
 import Networking
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// End-to-end: the real URLSession transport against a real HTTP server on 127.0.0.1,
 /// started by each test.
@@ -34,19 +35,28 @@ import Testing
     final class WaitingDelegate: APIManagerDelegate {
         let recorder = RecordingDelegate()
         private let arrivals = Arrivals()
-        func apiManagerDidSucceed(_ manager: any APIManaging) { recorder.apiManagerDidSucceed(manager); arrivals.signal() }
-        func apiManagerDidFail(_ manager: any APIManaging) { recorder.apiManagerDidFail(manager); arrivals.signal() }
+        func apiManagerDidSucceed(_ manager: any APIManaging) {
+            recorder.apiManagerDidSucceed(manager)
+            arrivals.signal()
+        }
+        func apiManagerDidFail(_ manager: any APIManaging) {
+            recorder.apiManagerDidFail(manager)
+            arrivals.signal()
+        }
         func wait(seconds: Double = 10) async -> Bool { await arrivals.wait(seconds: seconds) }
     }
 
     @Test func aSignedGetReachesTheServerAndTheDataComesBack() async throws {
         let secret = Array("e2e-secret".utf8)
         let verifier = SignatureVerifier(secret: secret)
-        try await withServer(secret: secret, handler: { request in
-            let verdict = verifier.verify(request, now: Date())
-            guard verdict == .valid else { return .json(["message": .string("signature \(verdict)")], status: 401) }
-            return .json(["items": [["title": .string("for \(request.parameters["city"] ?? "?")")]]])
-        }) { engine, _ in
+        try await withServer(
+            secret: secret,
+            handler: { request in
+                let verdict = verifier.verify(request, now: Date())
+                guard verdict == .valid else { return .json(["message": .string("signature \(verdict)")], status: 401) }
+                return .json(["items": [["title": .string("for \(request.parameters["city"] ?? "?")")]]])
+            }
+        ) { engine, _ in
             let manager = APIManager(ListAPI(), engine: engine)
             let delegate = WaitingDelegate()
             let source = FixedParameters(["city": "杭州"])
@@ -91,19 +101,23 @@ import Testing
                 manager.loadData()
                 #expect(await delegate.wait())
             }
-            #expect(delegate.recorder.results == [
-                APIResult(kind: .serverError(status: 500), message: "database down"),
-                APIResult(kind: .invalidResponse, message: "the response is not valid JSON"),
-                APIResult(kind: .noContent, message: "the server sent no content"),
-            ])
+            #expect(
+                delegate.recorder.results == [
+                    APIResult(kind: .serverError(status: 500), message: "database down"),
+                    APIResult(kind: .invalidResponse, message: "the response is not valid JSON"),
+                    APIResult(kind: .noContent, message: "the server sent no content"),
+                ])
         }
     }
 
     @Test func aSlowServerTimesOut() async throws {
-        try await withServer(timeout: .milliseconds(300), handler: { _ in
-            Thread.sleep(forTimeInterval: 1.5)
-            return .json(["items": []])
-        }) { engine, _ in
+        try await withServer(
+            timeout: .milliseconds(300),
+            handler: { _ in
+                Thread.sleep(forTimeInterval: 1.5)
+                return .json(["items": []])
+            }
+        ) { engine, _ in
             let manager = APIManager(ListAPI(), engine: engine)
             let delegate = WaitingDelegate()
             manager.delegate = delegate

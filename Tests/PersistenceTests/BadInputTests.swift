@@ -89,9 +89,13 @@ import Testing
             #expect(error.message.contains("has no column price"))
         }
         try database.execute("DROP TABLE listing")
-        try database.execute("CREATE TABLE listing (id INTEGER PRIMARY KEY, code TEXT, title TEXT, price TEXT, rooms INTEGER, photo BLOB)")
+        try database.execute(
+            "CREATE TABLE listing (id INTEGER PRIMARY KEY, code TEXT, title TEXT, price TEXT, rooms INTEGER, photo BLOB)"
+        )
         let other = ListingTable(database: DatabasePool().database(at: database.path))
-        #expect(throws: DatabaseError(.schemaMismatch, "column listing.price is TEXT, expected REAL")) { _ = try other.count() }
+        #expect(throws: DatabaseError(.schemaMismatch, "column listing.price is TEXT, expected REAL")) {
+            _ = try other.count()
+        }
     }
 
     @Test func nanIsRefusedBeforeWritingNotStoredAsNull() throws {
@@ -106,7 +110,9 @@ import Testing
             #expect(error.message.contains("listing.price is NaN"))
         }
         #expect(throws: DatabaseError.self) { try table.update(primaryKey: .integer(id), ["price": .real(.nan)]) }
-        #expect(throws: DatabaseError.self) { try table.insert([listing("c", "Villa"), listing("d", "Flat", price: .nan)]) }
+        #expect(throws: DatabaseError.self) {
+            try table.insert([listing("c", "Villa"), listing("d", "Flat", price: .nan)])
+        }
         #expect(throws: DatabaseError.self) {
             try table.database.execute("UPDATE listing SET price = ? WHERE id = ?", [.real(.nan), .integer(id)])
         }
@@ -114,7 +120,11 @@ import Testing
     }
 
     @Test func aRecordHoldingNaNIsRefused() throws {
-        struct Reading: Codable, Record { var code: String; var title: String; var price: Double }
+        struct Reading: Codable, Record {
+            var code: String
+            var title: String
+            var price: Double
+        }
         let folder = TemporaryFolder()
         let table = ListingTable(database: folder.database())
         #expect(throws: DatabaseError.self) { try table.insert(Reading(code: "a", title: "Loft", price: .nan)) }
@@ -148,7 +158,8 @@ import Testing
     @Test func codableRecordsRoundTrip() throws {
         let folder = TemporaryFolder()
         let table = ListingTable(database: folder.database())
-        let stored = Listing(id: nil, code: "r-1", title: "Loft \"ü\"", price: 2_500.5, rooms: 2, photo: Data([1, 2, 3]))
+        let stored = Listing(
+            id: nil, code: "r-1", title: "Loft \"ü\"", price: 2_500.5, rooms: 2, photo: Data([1, 2, 3]))
         let id = try table.insert(stored)
         var expected = stored
         expected.id = id
@@ -175,7 +186,8 @@ import Testing
         var note: String
 
         func row(for table: any Table) -> Row {
-            table.name == "listing" ? ["code": .text(code), "title": .text(title)] : ["code": .text(code), "note": .text(note)]
+            table.name == "listing"
+                ? ["code": .text(code), "title": .text(title)] : ["code": .text(code), "note": .text(note)]
         }
 
         init(code: String, title: String, note: String) {
@@ -216,10 +228,12 @@ import Testing
         }
 
         func favorites() throws -> [Favorite] {
-            try listings.database.fetch("""
+            try listings.database.fetch(
+                """
                 SELECT listing.code, listing.title, note.note FROM listing
                 JOIN note ON note.code = listing.code ORDER BY listing.code
-                """).map { try Favorite(row: $0) }
+                """
+            ).map { try Favorite(row: $0) }
         }
     }
 
@@ -229,7 +243,10 @@ import Testing
         try center.save(Favorite(code: "b", title: "Studio", note: "quiet"))
         try center.save(Favorite(code: "a", title: "Loft", note: "sunny"))
         try center.save(Favorite(code: "a", title: "Loft", note: "very sunny"))
-        #expect(try center.favorites() == [Favorite(code: "a", title: "Loft", note: "very sunny"),
-                                           Favorite(code: "b", title: "Studio", note: "quiet")])
+        #expect(
+            try center.favorites() == [
+                Favorite(code: "a", title: "Loft", note: "very sunny"),
+                Favorite(code: "b", title: "Studio", note: "quiet"),
+            ])
     }
 }

@@ -16,7 +16,9 @@ import Testing
     /// The writer executable, built next to the test bundle.
     static var writer: URL? {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("PersistenceCrashWriter") }
+        let candidates = [folder, folder.deletingLastPathComponent()].map {
+            $0.appendingPathComponent("PersistenceCrashWriter")
+        }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 

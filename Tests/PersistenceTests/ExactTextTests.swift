@@ -44,7 +44,9 @@ import Testing
         #expect(try decomposed.findAll().compactMap { $0["note"]?.stringValue } == ["decomposed 1", "decomposed 2"])
         let names = try database.fetch("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
             .compactMap { $0["name"]?.stringValue.map { Array($0.utf8) } }
-        #expect(names == [Array(Self.composed.utf8), Array(Self.decomposed.utf8)].sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(
+            names
+                == [Array(Self.composed.utf8), Array(Self.decomposed.utf8)].sorted { $0.lexicographicallyPrecedes($1) })
     }
 
     @Test func eachTableNamedBothWaysTellsOnlyItsOwnObservers() throws {
@@ -66,8 +68,10 @@ import Testing
             let database: Database
             let name = "two"
             let primaryKey = "id"
-            let columns = [Column("id", .integer), Column(ExactTextTests.composed, .text),
-                           Column(ExactTextTests.decomposed, .text)]
+            let columns = [
+                Column("id", .integer), Column(ExactTextTests.composed, .text),
+                Column(ExactTextTests.decomposed, .text),
+            ]
         }
         let folder = TemporaryFolder()
         let table = TwoColumns(database: folder.database())

@@ -24,8 +24,9 @@ import Testing
     @Test func namesWithAQuoteBeforeACombiningMarkWork() throws {
         let folder = TemporaryFolder()
         let column = "n\"\u{301}"
-        let table = QuotedTable(database: folder.database(), name: "t\"\u{301}",
-                                columns: [Column("id", .integer), Column(column, .text)])
+        let table = QuotedTable(
+            database: folder.database(), name: "t\"\u{301}",
+            columns: [Column("id", .integer), Column(column, .text)])
         let id = try table.insert([column: "value"])
         #expect(try table.find(primaryKey: .integer(id))?[column] == "value")
         #expect(try table.count() == 1)
@@ -37,8 +38,11 @@ import Testing
         let first = try table.insert(["code": "a", "title": "A", "price": 1.5])
         let second = try table.insert(["price": 2.5, "title": "B", "code": "b"])
         let third = try table.insert(["title": "C", "code": "c"])
-        #expect(try table.find(primaryKey: .integer(first)) == ["id": .integer(first), "code": "a", "title": "A",
-                                                                 "price": 1.5, "rooms": nil, "photo": nil])
+        #expect(
+            try table.find(primaryKey: .integer(first)) == [
+                "id": .integer(first), "code": "a", "title": "A",
+                "price": 1.5, "rooms": nil, "photo": nil,
+            ])
         #expect(try table.find(primaryKey: .integer(second))?["price"] == 2.5)
         #expect(try table.find(primaryKey: .integer(second))?["code"] == "b")
         #expect(try table.find(primaryKey: .integer(third))?["price"] == .null)
@@ -153,16 +157,20 @@ import Testing
         try table.insert(Listing(price: 10, title: "A", code: "a", rooms: nil, id: nil))
         try table.insert(Listing(price: nil, title: "B", code: "b", rooms: 3, id: nil))
         let records = try table.records(Listing.self)
-        #expect(records == [Listing(price: 10, title: "A", code: "a", rooms: nil, id: 1),
-                            Listing(price: nil, title: "B", code: "b", rooms: 3, id: 2)])
+        #expect(
+            records == [
+                Listing(price: 10, title: "A", code: "a", rooms: nil, id: 1),
+                Listing(price: nil, title: "B", code: "b", rooms: 3, id: 2),
+            ])
     }
 }
 
 @Suite struct NamedParameterTests {
     @Test func eachNamedParameterGetsItsOwnValueWhateverThePrefix() throws {
         let folder = TemporaryFolder()
-        let rows = try folder.database().fetch("SELECT :a AS a, @bb AS b, $a AS c, :a AS d",
-                                               named: ["a": 1, "bb": "two", "unused": 3])
+        let rows = try folder.database().fetch(
+            "SELECT :a AS a, @bb AS b, $a AS c, :a AS d",
+            named: ["a": 1, "bb": "two", "unused": 3])
         #expect(rows == [["a": 1, "b": "two", "c": 1, "d": 1]])
     }
 

@@ -23,8 +23,9 @@ import Testing
 
     @Test func whereWithNamedParametersOrderAndLimit() throws {
         let (_, table) = try filled()
-        let rows = try table.find(where: "rooms <= :rooms AND price > :floor", ["rooms": 3, "floor": 1_600],
-                                  orderBy: "price DESC", limit: 5)
+        let rows = try table.find(
+            where: "rooms <= :rooms AND price > :floor", ["rooms": 3, "floor": 1_600],
+            orderBy: "price DESC", limit: 5)
         #expect(rows.compactMap { $0["title"]?.stringValue } == ["Loft", "Flat"])
         #expect(try table.find(where: "price > :p", ["p": 1], limit: 1).count == 1)
     }
@@ -34,7 +35,8 @@ import Testing
         #expect(try table.findAll().count == 4)
         #expect(try table.first(where: "rooms = :r", ["r": 1], orderBy: "price")?["code"] == "b")
         #expect(try table.count(where: "rooms = :r", ["r": 1]) == 2)
-        #expect(try table.find("code", in: ["a", "d", "zz"]).compactMap { $0["title"]?.stringValue } == ["Loft", "Flat"])
+        #expect(
+            try table.find("code", in: ["a", "d", "zz"]).compactMap { $0["title"]?.stringValue } == ["Loft", "Flat"])
         #expect(try table.find("code", in: []).isEmpty)
     }
 

@@ -2,14 +2,17 @@
 import Foundation
 import Persistence
 import Signals
+import Testing
 
 // A table with weak logic: its columns, and the rule every row must keep.
 struct SavedSearchTable: Table {
     let database: Database
     let name = "saved_search"
     let primaryKey = "id"
-    let columns = [Column("id", .integer), Column("query", .text, notNull: true, unique: true),
-                   Column("savedAt", .real)]
+    let columns = [
+        Column("id", .integer), Column("query", .text, notNull: true, unique: true),
+        Column("savedAt", .real),
+    ]
 
     func check(_ row: Row) throws {
         if row["query"]?.stringValue?.isEmpty == true {
@@ -25,8 +28,6 @@ struct SavedSearch: Codable, Record {
 }
 // article end
 
-import Testing
-
 /// The code of `Persistence.docc/GettingStarted.md`, run.
 @Suite struct PersistenceGettingStartedTests {
     @Test func theArticlesExampleRunsAsItSays() throws {
@@ -35,7 +36,7 @@ import Testing
         let database = DatabasePool.shared.database(at: path)
         // Migrations are named by the module that owns them and run once per database.
         try Migrator([
-            Migration("saved searches") { try SavedSearchTable(database: $0).prepare() },
+            Migration("saved searches") { try SavedSearchTable(database: $0).prepare() }
         ]).migrate(database)
 
         let searches = SavedSearchTable(database: database)
@@ -46,12 +47,12 @@ import Testing
         try searches.upsert(SavedSearch(query: "loft", savedAt: Date()), uniqueKey: ["query"])
         try searches.upsert(SavedSearch(query: "loft", savedAt: Date()), uniqueKey: ["query"])
         let lofts = try searches.records(SavedSearch.self, where: "query LIKE :pattern", ["pattern": "l%"])
-        print(lofts.map(\.query), count.value)   // ["loft"] 1
+        print(lofts.map(\.query), count.value) // ["loft"] 1
 
         do {
             try searches.insert(SavedSearch(query: "", savedAt: Date()))
         } catch {
-            print(error)                          // a saved search needs a query
+            print(error) // a saved search needs a query
         }
         // article end
         defer { database.close() }

@@ -10,7 +10,8 @@ import Testing
         let second = try table.insert(listing("b", "Studio"))
         #expect(second == first + 1)
         #expect(try table.count() == 2)
-        let indexes = try table.database.fetch("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'listing'")
+        let indexes = try table.database.fetch(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'listing'")
         let names = indexes.compactMap { $0["name"]?.stringValue }
         #expect(names.contains("listing_price"))
     }

@@ -35,7 +35,8 @@ import Testing
         // names were the same, so nothing runs twice.
         let folder = TemporaryFolder()
         let database = folder.database()
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)
             """)
         try database.execute("CREATE TABLE favourite (id INTEGER PRIMARY KEY)")
@@ -51,13 +52,14 @@ import Testing
     @Test func aFailedMigrationKeepsTheOnesBeforeIt() throws {
         let folder = TemporaryFolder()
         let database = folder.database()
-        let broken = migrations + [
-            Migration("half-done") { database in
-                try database.execute("CREATE TABLE extra (id INTEGER PRIMARY KEY)")
-                try database.execute("ALTER TABLE missing ADD COLUMN x TEXT")
-            },
-            Migration("never reached") { try $0.execute("CREATE TABLE later (id INTEGER)") },
-        ]
+        let broken =
+            migrations + [
+                Migration("half-done") { database in
+                    try database.execute("CREATE TABLE extra (id INTEGER PRIMARY KEY)")
+                    try database.execute("ALTER TABLE missing ADD COLUMN x TEXT")
+                },
+                Migration("never reached") { try $0.execute("CREATE TABLE later (id INTEGER)") },
+            ]
         do {
             try Migrator(broken).migrate(database)
             Issue.record("expected the migration to fail")
@@ -67,7 +69,9 @@ import Testing
             #expect(error.message.contains("those before it were applied: \"listing\", \"listing: note\""))
         }
         #expect(try Migrator.appliedMigrations(in: database) == ["listing", "listing: note"])
-        let tables = try database.fetch("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0["name"]?.stringValue }
+        let tables = try database.fetch("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+            $0["name"]?.stringValue
+        }
         #expect(!tables.contains("extra"))
         #expect(!tables.contains("later"))
     }

@@ -14,8 +14,10 @@ import Testing
         try table.update(primaryKey: .integer(id), ["title": "A2"])
         try table.delete(primaryKey: .integer(id))
         try table.truncate()
-        var expected = [TableChange(table: "listing"), TableChange(table: "listing"), TableChange(table: "listing"),
-                        TableChange(table: "listing")]
+        var expected = [
+            TableChange(table: "listing"), TableChange(table: "listing"), TableChange(table: "listing"),
+            TableChange(table: "listing"),
+        ]
         expected[0].inserted = [id]
         expected[1].updated = [id]
         expected[2].deleted = [id]

@@ -9,8 +9,10 @@ private struct FavoriteTable: Table {
     let database: Database
     let name = "favorite"
     let primaryKey = "id"
-    let columns = [Column("id", .integer), Column("listingCode", .text, notNull: true, unique: true),
-                   Column("title", .text, notNull: true), Column("savedAt", .real)]
+    let columns = [
+        Column("id", .integer), Column("listingCode", .text, notNull: true, unique: true),
+        Column("title", .text, notNull: true), Column("savedAt", .real),
+    ]
 
     func check(_ row: Row) throws {
         if row["title"]?.stringValue?.isEmpty == true {
@@ -30,7 +32,7 @@ private struct Favorite: Codable, Record {
         let folder = TemporaryFolder()
         let database = DatabasePool.shared.database(at: folder.path("homes-example.sqlite"))
         try Migrator([
-            Migration("favourites") { try FavoriteTable(database: $0).prepare() },
+            Migration("favourites") { try FavoriteTable(database: $0).prepare() }
         ]).migrate(database)
 
         let favorites = FavoriteTable(database: database)

@@ -13,7 +13,9 @@ import Testing
         try Migrator([
             Migration("tables") { database in
                 try database.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT)")
-                try database.execute("CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent(id) ON DELETE CASCADE)")
+                try database.execute(
+                    "CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent(id) ON DELETE CASCADE)"
+                )
                 try database.execute("INSERT INTO parent (id, name) VALUES (1, 'p')")
                 try database.execute("INSERT INTO child (parent) VALUES (1)")
                 try database.execute("INSERT INTO child (parent) VALUES (1)")
@@ -70,8 +72,10 @@ import Testing
         let database: Database
         let name = "note"
         let primaryKey = "id"
-        let columns = [Column("id", .integer), Column("key", .text, unique: true), Column("title", .text),
-                       Column("status", .text), Column("token", .text)]
+        let columns = [
+            Column("id", .integer), Column("key", .text, unique: true), Column("title", .text),
+            Column("status", .text), Column("token", .text),
+        ]
     }
 
     @Test func upsertingANilPropertyClearsTheColumnAndEnumsAreQueryable() throws {
@@ -86,7 +90,10 @@ import Testing
     }
 
     @Test func valuesThatCannotBeStoredAreErrorsNotSilentRows() throws {
-        struct Big: Codable, Record { var key: String; var count: UInt64 }
+        struct Big: Codable, Record {
+            var key: String
+            var count: UInt64
+        }
         struct BigTable: Table {
             let database: Database
             let name = "big"
@@ -156,6 +163,14 @@ import Testing
 final class NotifiedCount: @unchecked Sendable {
     private let lock = NSLock()
     private var total = 0
-    var value: Int { lock.lock(); defer { lock.unlock() }; return total }
-    func add(_ count: Int) { lock.lock(); total += count; lock.unlock() }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return total
+    }
+    func add(_ count: Int) {
+        lock.lock()
+        total += count
+        lock.unlock()
+    }
 }

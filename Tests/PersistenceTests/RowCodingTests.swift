@@ -33,9 +33,13 @@ private struct EveryKindTable: Table {
     let database: Database
     let name = "every_kind"
     let primaryKey = "id"
-    let columns = [Column("id", .integer), Column("ratio", .real), Column("maybeRatio", .real), Column("link", .text)]
-        + ["flag", "tiny", "small", "medium", "large", "count", "byte", "word", "double", "quad", "maybeFlag", "maybeTiny",
-           "maybeSmall", "maybeMedium", "maybeCount", "maybeByte", "maybeWord", "maybeDouble", "maybeQuad", "missing"]
+    let columns =
+        [Column("id", .integer), Column("ratio", .real), Column("maybeRatio", .real), Column("link", .text)]
+        + [
+            "flag", "tiny", "small", "medium", "large", "count", "byte", "word", "double", "quad", "maybeFlag",
+            "maybeTiny",
+            "maybeSmall", "maybeMedium", "maybeCount", "maybeByte", "maybeWord", "maybeDouble", "maybeQuad", "missing",
+        ]
         .map { Column($0, .integer) }
 }
 

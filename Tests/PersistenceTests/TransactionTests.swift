@@ -70,6 +70,14 @@ import Testing
 final class SeenCounts: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Int] = []
-    var values: [Int] { lock.lock(); defer { lock.unlock() }; return stored }
-    func append(_ value: Int) { lock.lock(); stored.append(value); lock.unlock() }
+    var values: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func append(_ value: Int) {
+        lock.lock()
+        stored.append(value)
+        lock.unlock()
+    }
 }

@@ -116,7 +116,7 @@ final class LateResult: Sendable {
         #expect(errors.values.count == 1)
         #expect(errors.values.first is CancellationError)
         #expect(!action.isExecuting.value)
-        runs.done(0)(.success(10))   // the work finishes anyway: dropped
+        runs.done(0)(.success(10)) // the work finishes anyway: dropped
         values.assertValues([])
         #expect(errors.values.count == 1)
         executing.assertValues([false, true, false])
@@ -150,7 +150,7 @@ final class LateResult: Sendable {
         let holder = Locked<Action<Int, Int>?>(nil)
         let late = Locked<(@Sendable (Result<Int, any Error>) -> Void)?>(nil)
         let action = Action<Int, Int> { _, done in
-            holder.value?.cancel()   // before the work has even returned
+            holder.value?.cancel() // before the work has even returned
             late.value = done
         }
         holder.value = action

@@ -41,8 +41,16 @@ func firstValue<Element: Sendable>(of stream: AsyncStream<Element>, timeout: Dur
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+    func increment() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
 }
 
 @Suite struct AsyncValuesTests {
@@ -62,7 +70,7 @@ final class Counter: @unchecked Sendable {
 
     @Test func signalValuesStartsAtCreationOfTheSequence() async {
         let (signal, input) = Signal<Int>.pipe()
-        input.send(0)   // before `values`: not seen
+        input.send(0) // before `values`: not seen
         let stream = signal.values
         input.send(1)
         input.sendCompleted()

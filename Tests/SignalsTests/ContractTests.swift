@@ -35,10 +35,10 @@ import Testing
         let parity = a.map { $0 % 2 }.skipRepeats()
         let combined = Property.combineLatest(parity, a).map { "\($0):\($1)" }
         let recorder = combined.record()
-        a.value = 3   // parity unchanged, a changed: one emission
-        a.value = 4   // both changed: one emission
-        a.value = 4   // root set again to the same value: the Equatable combination is
-                      // unchanged, so nothing is emitted (derived state emits only changes)
+        a.value = 3 // parity unchanged, a changed: one emission
+        a.value = 4 // both changed: one emission
+        a.value = 4 // root set again to the same value: the Equatable combination is
+        // unchanged, so nothing is emitted (derived state emits only changes)
         recorder.assertValues(["1:1", "1:3", "0:4"])
     }
 
@@ -77,11 +77,12 @@ import Testing
         }
         signal.observe { log.append("second \($0)") }
         input.send(1)
-        #expect(log.value == [
-            "first 1", "first sent 2 and 3", "second 1",
-            "first 2", "second 2",
-            "first 3", "second 3",
-        ])
+        #expect(
+            log.value == [
+                "first 1", "first sent 2 and 3", "second 1",
+                "first 2", "second 2",
+                "first 3", "second 3",
+            ])
     }
 
     @Test func reentrantSendsThroughOperatorsKeepOrderWithoutDeadlock() {
@@ -250,7 +251,10 @@ import Testing
         do {
             let token = Token()
             tracker.track(token, "map closure capture")
-            let mapped = signal.map { value -> Int in _ = token; return value }
+            let mapped = signal.map { value -> Int in
+                _ = token
+                return value
+            }
             tracker.track(mapped, "derived signal")
         }
         tracker.assertAllReleased()
@@ -264,7 +268,10 @@ import Testing
         do {
             let token = Token()
             tracker.track(token, "filter closure capture")
-            subscription = signal.map { $0 + 1 }.filter { _ in _ = token; return true }.scan(0, +).observe { _ in }
+            subscription = signal.map { $0 + 1 }.filter { _ in
+                _ = token
+                return true
+            }.scan(0, +).observe { _ in }
         }
         input.send(1)
         #expect(tracker.alive == ["filter closure capture"])
@@ -282,7 +289,10 @@ import Testing
             let captured = Token()
             tracker.track(view, "target")
             tracker.track(captured, "closure capture")
-            property.bind(to: view) { _, _ in _ = captured; updates += 1 }.dispose(in: bag)
+            property.bind(to: view) { _, _ in
+                _ = captured
+                updates += 1
+            }.dispose(in: bag)
         }
         #expect(updates == 1)
         #expect(tracker.alive == ["closure capture"])
@@ -311,7 +321,10 @@ import Testing
         do {
             let token = Token()
             tracker.track(token, "map closure capture")
-            signal.map { value -> Int in _ = token; return value }.filter { $0 > 0 }.observe { _ in }
+            signal.map { value -> Int in
+                _ = token
+                return value
+            }.filter { $0 > 0 }.observe { _ in }
         }
         input.send(1)
         #expect(tracker.alive == ["map closure capture"])

@@ -37,7 +37,7 @@ import Testing
         let action = Action<Int, Int>(enabledIf: allowed) { input, done in done(.success(input)) }
         let executing = action.isExecuting.record()
         let enabled = action.isEnabled.record()
-        allowed.value = true           // set again to the same value
+        allowed.value = true // set again to the same value
         #expect(action.apply(1))
         allowed.value = false
         allowed.value = false

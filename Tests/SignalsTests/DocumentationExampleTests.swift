@@ -29,7 +29,8 @@ import Testing
     static func regions() throws -> [String: [String]] {
         var regions: [String: [String]] = [:]
         let tests = root.appendingPathComponent("Tests")
-        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
+        let files =
+            FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") }.sorted() ?? []
         for file in files {
             let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
@@ -42,8 +43,9 @@ import Testing
                     lines = []
                 } else if trimmed == "// article end", let open = key {
                     let indent = lines.filter { !$0.isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
-                    regions[open, default: []].append(lines.map { String($0.dropFirst(min(indent, $0.count))) }
-                        .joined(separator: "\n"))
+                    regions[open, default: []].append(
+                        lines.map { String($0.dropFirst(min(indent, $0.count))) }
+                            .joined(separator: "\n"))
                     key = nil
                 } else if key != nil {
                     lines.append(line)
@@ -71,6 +73,9 @@ import Testing
     }
 
     @Test func codeBlocksAndRegionsAreReadAsWritten() {
-        #expect(Self.codeBlocks(in: "text\n```swift\nlet a = 1\n\nlet b = 2\n```\n```sh\nls\n```") == ["let a = 1\n\nlet b = 2"])
+        #expect(
+            Self.codeBlocks(in: "text\n```swift\nlet a = 1\n\nlet b = 2\n```\n```sh\nls\n```") == [
+                "let a = 1\n\nlet b = 2"
+            ])
     }
 }

@@ -1,6 +1,8 @@
 // article: Signals/GettingStarted
 import Foundation
 import Signals
+import SignalsTesting
+import Testing
 
 struct SearchViewModel: Equatable {
     var prompt = "Type at least 2 letters"
@@ -13,9 +15,6 @@ struct SearchViewModel: Equatable {
 }
 // article end
 
-import SignalsTesting
-import Testing
-
 /// The code of `Signals.docc/GettingStarted.md`, run; `DocumentationExampleTests` checks
 /// that the article shows exactly the marked regions.
 @Suite struct GettingStartedTests {
@@ -27,8 +26,9 @@ import Testing
         // Derived state: read-only, and consistent with its source after every change.
         let viewModel: Property<SearchViewModel> = query.map { text in
             let words = text.trimmingCharacters(in: .whitespaces)
-            return SearchViewModel(prompt: words.count < 2 ? "Type at least 2 letters" : "Search for \(words)",
-                                   canSearch: words.count >= 2)
+            return SearchViewModel(
+                prompt: words.count < 2 ? "Type at least 2 letters" : "Search for \(words)",
+                canSearch: words.count >= 2)
         }
 
         // Bindings run on the main actor, skip repeats, hold the view weakly, end with the bag.
@@ -38,7 +38,7 @@ import Testing
         viewModel.bind(\.canSearch, to: view) { view, enabled in view.isButtonEnabled = enabled }.dispose(in: bag)
 
         query.value = " loft "
-        print(view.prompt, view.isButtonEnabled)   // Search for loft true
+        print(view.prompt, view.isButtonEnabled) // Search for loft true
 
         // Events: a signal carries taps; operators shape them.
         let (taps, tap) = Signal<Void>.pipe()
@@ -47,7 +47,7 @@ import Testing
         tap.send()
         query.value = "studio"
         tap.send()
-        print(searched.value)                      // [" loft ", "studio"]
+        print(searched.value) // [" loft ", "studio"]
         // article end
         #expect(view.prompt == "Search for studio")
         #expect(view.isButtonEnabled)

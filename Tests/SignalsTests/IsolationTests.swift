@@ -52,7 +52,8 @@ import Testing
         binding.dispose()
     }
 
-    @Test @MainActor func aBindingGetsEveryChangeMadeOnSeveralThreadsAndTheMainActorInTheOrderTheyWereDelivered() async {
+    @Test @MainActor func aBindingGetsEveryChangeMadeOnSeveralThreadsAndTheMainActorInTheOrderTheyWereDelivered() async
+    {
         let property = MutableProperty(-1)
         let view = MainActorView()
         // The order in which the property delivered its changes, seen on the sending threads.
@@ -110,7 +111,7 @@ import Testing
             view.values.append(value)
             if value == 1 {
                 property.value = 2
-                view.values.append(-1)   // marks the end of the delivery of 1
+                view.values.append(-1) // marks the end of the delivery of 1
             }
         }
         property.value = 1
@@ -145,7 +146,7 @@ import Testing
             view.updates += 1
         }
         await Task.detached {
-            viewModel.value.count = 1      // the title is unchanged: skipped
+            viewModel.value.count = 1 // the title is unchanged: skipped
             viewModel.value.title = "B"
         }.value
         await mainQueueTurns(until: { view.text == "B" })

@@ -162,7 +162,8 @@ import Testing
 
     @Test func mapFilterCompactMapPipeline() {
         let (signal, input) = Signal<Int>.pipe()
-        let recorder = signal
+        let recorder =
+            signal
             .map { $0 * 3 }
             .filter { $0.isMultiple(of: 2) }
             .compactMap { $0 > 10 ? "big \($0)" : nil }

@@ -161,7 +161,7 @@ import Testing
         let boxed = source.map { Box(value: $0) }
         let combined = Property.combineLatest(boxed, source, source.map { $0 * 2 }, boxed)
         let recorder = combined.record()
-        source.value = 1   // set to the same value: the Box input is not Equatable, so it emits
+        source.value = 1 // set to the same value: the Box input is not Equatable, so it emits
         source.value = 2
         #expect(recorder.values.map { "\($0.0.value)\($0.1)\($0.2)\($0.3.value)" } == ["1121", "1121", "2242"])
     }

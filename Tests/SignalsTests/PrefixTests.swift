@@ -30,7 +30,7 @@ import Testing
     @Test func prefixIsDeliveredAtObservationTimeNotAtCreation() {
         let (signal, input) = Signal<Int>.pipe()
         let prefixed = signal.prefix(value: 0)
-        input.send(1)   // nobody observes yet: dropped
+        input.send(1) // nobody observes yet: dropped
         let received = Locked<[Int]>([])
         prefixed.observe { received.append($0) }
         #expect(received.value == [0])

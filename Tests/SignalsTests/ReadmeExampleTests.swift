@@ -25,8 +25,9 @@ private final class LoginView {
 
         let viewModel: Property<LoginViewModel> = Property.combineLatest(username, password)
             .map { name, secret in
-                LoginViewModel(title: name.isEmpty ? "Sign in" : "Sign in as \(name)",
-                               canSubmit: !name.isEmpty && secret.count >= 8)
+                LoginViewModel(
+                    title: name.isEmpty ? "Sign in" : "Sign in as \(name)",
+                    canSubmit: !name.isEmpty && secret.count >= 8)
             }
 
         let view = LoginView()
@@ -58,7 +59,7 @@ private final class LoginView {
         #expect(await mainQueueTurns(until: { label.text == "¥3600" }))
 
         let search = Action<String, [String]> { query in
-            try await Task.sleep(for: .seconds(5))  // stands for a request
+            try await Task.sleep(for: .seconds(5)) // stands for a request
             return ["\(query) by the river"]
         }
         let errors = Locked<[String]>([])

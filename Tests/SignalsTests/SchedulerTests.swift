@@ -95,7 +95,7 @@ import Testing
         scheduler.run()
         #expect(order.value == [1])
         #expect(first.isDisposed, "a run action counts as ended")
-        first.dispose()   // idempotent after running
+        first.dispose() // idempotent after running
         #expect(order.value == [1])
     }
 

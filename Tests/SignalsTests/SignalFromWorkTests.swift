@@ -8,7 +8,7 @@ import Testing
     /// A signal whose work keeps its input in `inputs` and counts its stops in `stops`.
     private func work(_ inputs: Locked<[Signal<Int>.Input]>, _ stops: Locked<Int>) -> Signal<Int> {
         Signal { input in
-            inputs.append(input)   // keeping the input keeps the signal going
+            inputs.append(input) // keeping the input keeps the signal going
             return AnyDisposable { stops.increment() }
         }
     }
@@ -125,7 +125,7 @@ import Testing
     @Test func aTaskSignalSendsWhatItsOperationSendsThenCompletes() async {
         let go = EventLog<Void>()
         let signal = Signal<Int>.task { input in
-            await go.wait(forCount: 1)   // the signal is hot: send once someone listens
+            await go.wait(forCount: 1) // the signal is hot: send once someone listens
             input.send(1)
             input.send(2)
         }

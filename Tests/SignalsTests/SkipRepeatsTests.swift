@@ -72,7 +72,10 @@ import Testing
     }
 
     @Test func skipRepeatsWorksForNonEquatableValuesWithClosure() {
-        struct Point { var x: Int; var y: Int }
+        struct Point {
+            var x: Int
+            var y: Int
+        }
         let (signal, input) = Signal<Point>.pipe()
         let recorder = signal.skipRepeats { $0.x == $1.x && $0.y == $1.y }.record()
         input.send(Point(x: 0, y: 0))
@@ -87,7 +90,7 @@ import Testing
         let early = distinct.record()
         input.send(1)
         let late = distinct.record()
-        input.send(1)   // repeat of the state shared by the operator
+        input.send(1) // repeat of the state shared by the operator
         input.send(2)
         early.assertValues([1, 2])
         late.assertValues([2])

@@ -24,9 +24,9 @@ import Testing
         // Hold the scheduler while another thread sends, so no timer can fire in between.
         let release = marked.hold()
         await Task.detached {
-            input.send(1)   // leading value
+            input.send(1) // leading value
             input.send(2)
-            input.send(3)   // trailing value, emitted when the window ends
+            input.send(3) // trailing value, emitted when the window ends
         }.value
         release.signal()
         await log.wait(forCount: 2)
@@ -63,12 +63,12 @@ import Testing
         let release = marked.hold()
         await Task.detached {
             input.send(1)
-            input.send(2)   // restarts the timer: only 2 is emitted
+            input.send(2) // restarts the timer: only 2 is emitted
         }.value
         release.signal()
         await log.wait(forCount: 1)
         await Task.detached {
-            input.send(3)   // waiting when the source completes
+            input.send(3) // waiting when the source completes
             input.sendCompleted()
         }.value
         await log.wait(forCount: 3)

@@ -145,13 +145,13 @@ import Testing
         let recorder = signal.throttle(.seconds(1), on: scheduler).record(on: scheduler)
         input.send(1)
         input.send(2)
-        scheduler.advance(by: .seconds(1))       // 1 delivered at 0s, 2 at 1s, new window until 2s
+        scheduler.advance(by: .seconds(1)) // 1 delivered at 0s, 2 at 1s, new window until 2s
         input.send(3)
         recorder.assertValues([1, 2])
         scheduler.advance(by: .seconds(1))
         recorder.assertValues([1, 2, 3])
-        scheduler.advance(by: .seconds(1))       // quiet window: closes
-        input.send(4)                            // leading again: delivered on the next advance
+        scheduler.advance(by: .seconds(1)) // quiet window: closes
+        input.send(4) // leading again: delivered on the next advance
         recorder.assertValues([1, 2, 3])
         scheduler.advance()
         recorder.assertValues([1, 2, 3, 4])

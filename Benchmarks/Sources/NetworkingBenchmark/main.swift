@@ -41,7 +41,8 @@ struct Options {
 let allScenarios = ["call-unsigned", "call-signed", "cache-hit", "sha256", "json"]
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 for name in options.chosen where !allScenarios.contains(name) {
-    FileHandle.standardError.write(Data("unknown scenario \(name); known: \(allScenarios.joined(separator: " "))\n".utf8))
+    FileHandle.standardError.write(
+        Data("unknown scenario \(name); known: \(allScenarios.joined(separator: " "))\n".utf8))
     exit(2)
 }
 let runFloor = options.only != "library"
@@ -52,7 +53,8 @@ func count(_ base: Int) -> Int { max(1, Int(Double(base) * options.scale)) }
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 func nowNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -61,8 +63,11 @@ func nowNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 func report(_ scenario: String, floor: [Double], library: [Double], unit: String, goal: String, note: String = "") {
     let (f, l) = (floor.isEmpty ? .nan : median(floor), library.isEmpty ? .nan : median(library))
     let name = scenario.padding(toLength: 14, withPad: " ", startingAt: 0)
-    print(name + String(format: "floor %10.2f %@   library %10.2f %@   ratio %5.2f   goal %@", f, unit, l, unit, l / f, goal)
-        + (note.isEmpty ? "" : "   (\(note))"))
+    print(
+        name
+            + String(
+                format: "floor %10.2f %@   library %10.2f %@   ratio %5.2f   goal %@", f, unit, l, unit, l / f, goal)
+            + (note.isEmpty ? "" : "   (\(note))"))
 }
 
 // MARK: - Calls
@@ -74,13 +79,17 @@ struct BenchAPI: APIDefinition {
 }
 
 let callParameters = ["city": "shanghai", "district": "xuhui", "rooms": "2"]
-let listBody = JSONValue.object(["items": .array((0..<20).map { index -> JSONValue in
-    ["id": .number(Double(index)), "title": .string("Home \(index)"), "price": .number(Double(3_000 + index))]
-})]).encoded()
+let listBody = JSONValue.object([
+    "items": .array(
+        (0..<20).map { index -> JSONValue in
+            ["id": .number(Double(index)), "title": .string("Home \(index)"), "price": .number(Double(3_000 + index))]
+        })
+]).encoded()
 let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: listBody)
 let services = ServiceRegistry([
     APIService(name: "plain", baseURL: URL(string: "http://in-process/v1")!),
-    APIService(name: "signed", baseURL: URL(string: "http://in-process/v1")!, signingSecret: Array("benchmark-secret".utf8)),
+    APIService(
+        name: "signed", baseURL: URL(string: "http://in-process/v1")!, signingSecret: Array("benchmark-secret".utf8)),
 ])
 
 /// Issues the next call from each callback until `remaining` reaches zero.
@@ -124,8 +133,9 @@ final class CallBench {
     let driver = Driver()
 
     init(service: String, cache: CachePolicy) {
-        manager = APIManager(BenchAPI(serviceName: service, cachePolicy: cache),
-                             engine: APIEngine(services: services, transport: transport))
+        manager = APIManager(
+            BenchAPI(serviceName: service, cachePolicy: cache),
+            engine: APIEngine(services: services, transport: transport))
         manager.delegate = driver
         manager.parameterSource = driver
         driver.reload = { [unowned manager] in manager.loadData() }
@@ -188,9 +198,10 @@ func callScenario(_ name: String, service: String, cache: CachePolicy, hops: Int
     let calls = count(5_000)
     let bench = CallBench(service: service, cache: cache)
     let floor = HopFloor()
-    if runLibrary { _ = bench.run(min(calls, 500)) }  // warm up (and fill the cache)
+    if runLibrary { _ = bench.run(min(calls, 500)) } // warm up (and fill the cache)
     if runFloor { _ = floor.run(min(calls, 500), hops: hops) }
-    var floorTimes: [Double] = [], libraryTimes: [Double] = []
+    var floorTimes: [Double] = []
+    var libraryTimes: [Double] = []
     for _ in 0..<options.runs {
         if runFloor { floorTimes.append(floor.run(calls, hops: hops)) }
         if runLibrary { libraryTimes.append(bench.run(calls)) }
@@ -215,7 +226,8 @@ func sha256Scenario() throws {
     try data.write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
     let mebibytes = Double(size) / Double(1 << 20)
-    var floorRates: [Double] = [], libraryRates: [Double] = []
+    var floorRates: [Double] = []
+    var libraryRates: [Double] = []
     let expected = runFloor ? nil : SHA256.hash(data).hexString
     for _ in 0..<options.runs {
         var output = Data(expected?.utf8 ?? "".utf8)
@@ -238,14 +250,18 @@ func sha256Scenario() throws {
         let digest = SHA256.hash(data)
         libraryRates.append(mebibytes / (Double(nowNanoseconds() - libraryStart) / 1e9))
         guard String(decoding: output.prefix(64), as: UTF8.self) == digest.hexString else {
-            print("sha256: the digests differ"); exit(1)
+            print("sha256: the digests differ")
+            exit(1)
         }
     }
     // Reported as time per MiB so that the ratio reads like the others (library / floor).
-    report("sha256", floor: floorRates.map { 1e3 / $0 }, library: libraryRates.map { 1e3 / $0 }, unit: "ms/MiB",
-           goal: "<= 1", note: String(format: "%.0f MiB/s sha256sum, %.0f MiB/s library, %.0f MiB",
-                                       floorRates.isEmpty ? .nan : median(floorRates),
-                                       libraryRates.isEmpty ? .nan : median(libraryRates), mebibytes))
+    report(
+        "sha256", floor: floorRates.map { 1e3 / $0 }, library: libraryRates.map { 1e3 / $0 }, unit: "ms/MiB",
+        goal: "<= 1",
+        note: String(
+            format: "%.0f MiB/s sha256sum, %.0f MiB/s library, %.0f MiB",
+            floorRates.isEmpty ? .nan : median(floorRates),
+            libraryRates.isEmpty ? .nan : median(libraryRates), mebibytes))
 }
 
 // MARK: - JSON
@@ -266,7 +282,9 @@ func jsonScenario() throws {
             "area": .number(Double(35 + index % 120) + 0.5),
             "rooms": .number(Double(index % 5 + 1)),
             "furnished": .bool(index % 3 == 0),
-            "tags": .array([.string("subway"), .string("south-facing"), .string("pets \(index % 2 == 0 ? "ok" : "no")")]),
+            "tags": .array([
+                .string("subway"), .string("south-facing"), .string("pets \(index % 2 == 0 ? "ok" : "no")"),
+            ]),
             "agent": ["name": .string("Agent \(index % 97)"), "phone": .string("+86 21 5555 \(1000 + index % 9000)")],
             "description": .string("Line one\nLine two with a quote \" and a tab \t and ü, é, 家."),
         ]
@@ -275,26 +293,34 @@ func jsonScenario() throws {
     }
     let data = JSONValue.object(["items": .array(items), "total": .number(Double(items.count))]).encoded()
     let repeats = 5
-    var floorTimes: [Double] = [], libraryTimes: [Double] = []
+    var floorTimes: [Double] = []
+    var libraryTimes: [Double] = []
     for _ in 0..<options.runs {
         var start = nowNanoseconds()
         if runFloor {
             for _ in 0..<repeats {
                 let object = try JSONSerialization.jsonObject(with: data)
-                guard (object as? [String: Any])?["items"] != nil else { print("json: JSONSerialization failed"); exit(1) }
-        }
-        floorTimes.append(Double(nowNanoseconds() - start) / 1e6 / Double(repeats))
+                guard (object as? [String: Any])?["items"] != nil else {
+                    print("json: JSONSerialization failed")
+                    exit(1)
+                }
+            }
+            floorTimes.append(Double(nowNanoseconds() - start) / 1e6 / Double(repeats))
         }
         guard runLibrary else { continue }
         start = nowNanoseconds()
         for _ in 0..<repeats {
             let value = try JSONValue(parsing: data)
-            guard value["items"]?.arrayValue?.count == items.count else { print("json: parse failed"); exit(1) }
+            guard value["items"]?.arrayValue?.count == items.count else {
+                print("json: parse failed")
+                exit(1)
+            }
         }
         libraryTimes.append(Double(nowNanoseconds() - start) / 1e6 / Double(repeats))
     }
-    report("json", floor: floorTimes, library: libraryTimes, unit: "ms/parse", goal: "< 1 (kept 2.3x faster)",
-           note: String(format: "%.2f MB, floor is JSONSerialization", Double(data.count) / 1e6))
+    report(
+        "json", floor: floorTimes, library: libraryTimes, unit: "ms/parse", goal: "< 1 (kept 2.3x faster)",
+        note: String(format: "%.2f MB, floor is JSONSerialization", Double(data.count) / 1e6))
 }
 
 // MARK: - Run

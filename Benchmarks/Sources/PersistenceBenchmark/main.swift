@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+import Persistence
 // persistence-bench: the library beside its floor, the sqlite3 C API called by hand
 // (prepared statements reused, values bound, the same pragmas and schema), in one process,
 // interleaved: floor, library, library, floor, ... with fresh database files every rep.
@@ -14,9 +17,6 @@
 // transaction each), find-pk (100k finds by primary key), find-code (100k finds by an
 // indexed unique text column), fetch-codable (10 fetches of 10k rows as Codable records).
 import SQLite3
-import Dispatch
-import Foundation
-import Persistence
 
 // MARK: - Options
 
@@ -32,10 +32,14 @@ func parseOptions() -> Options {
     while let argument = arguments.popFirst() {
         switch argument {
         case "--runs":
-            guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else { usage("--runs takes a positive count") }
+            guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else {
+                usage("--runs takes a positive count")
+            }
             options.runs = value
         case "--scale":
-            guard let value = arguments.popFirst().flatMap({ Double($0) }), value > 0 else { usage("--scale takes a positive number") }
+            guard let value = arguments.popFirst().flatMap({ Double($0) }), value > 0 else {
+                usage("--scale takes a positive number")
+            }
             options.scale = value
         case "-h", "--help": usage(nil)
         default:
@@ -61,8 +65,10 @@ struct HomeTable: Table {
     let database: Database
     let name = "home"
     let primaryKey = "id"
-    let columns = [Column("id", .integer), Column("code", .text, notNull: true), Column("title", .text),
-                   Column("price", .real), Column("city", .text)]
+    let columns = [
+        Column("id", .integer), Column("code", .text, notNull: true), Column("title", .text),
+        Column("price", .real), Column("city", .text),
+    ]
     let indexes = [TableIndex("home_code", on: ["code"], unique: true)]
 }
 
@@ -113,13 +119,19 @@ final class Floor {
 
     init(path: String) throws {
         var opened: OpaquePointer?
-        guard sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
-              let opened else { throw FloorError(description: "cannot open \(path)") }
+        guard
+            sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+                == SQLITE_OK,
+            let opened
+        else { throw FloorError(description: "cannot open \(path)") }
         handle = opened
         sqlite3_busy_timeout(handle, 5_000)
         sqlite3_extended_result_codes(handle, 0)
-        guard floor_sqlite_refuse_double_quoted_strings(handle) == SQLITE_OK else { throw FloorError(description: "dqs") }
-        for sql in ["SELECT count(*) FROM sqlite_master", "PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON"] + schema {
+        guard floor_sqlite_refuse_double_quoted_strings(handle) == SQLITE_OK else {
+            throw FloorError(description: "dqs")
+        }
+        for sql in ["SELECT count(*) FROM sqlite_master", "PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON"] + schema
+        {
             try exec(sql)
         }
     }
@@ -132,7 +144,9 @@ final class Floor {
 
     func prepare(_ sql: String) throws -> OpaquePointer {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure(sql) }
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure(sql)
+        }
         return statement
     }
 
@@ -166,15 +180,17 @@ final class Floor {
 
     /// The row the statement stands on, read into Swift values.
     static func home(_ statement: OpaquePointer) -> Home {
-        Home(id: sqlite3_column_int64(statement, 0), code: text(statement, 1) ?? "", title: text(statement, 2),
-             price: sqlite3_column_type(statement, 3) == SQLITE_NULL ? nil : sqlite3_column_double(statement, 3),
-             city: text(statement, 4))
+        Home(
+            id: sqlite3_column_int64(statement, 0), code: text(statement, 1) ?? "", title: text(statement, 2),
+            price: sqlite3_column_type(statement, 3) == SQLITE_NULL ? nil : sqlite3_column_double(statement, 3),
+            city: text(statement, 4))
     }
 
     static func text(_ statement: OpaquePointer, _ index: Int32) -> String? {
         guard let bytes = sqlite3_column_text(statement, index) else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index))),
-                      as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index))),
+            as: UTF8.self)
     }
 }
 
@@ -217,127 +233,140 @@ func scenarios(scale: Double) -> [Scenario] {
     func id(_ index: Int, of count: Int) -> Int64 { Int64(1 + (index &* 7_919) % count) }
 
     return [
-        Scenario(name: "insert", title: "inserts, all in one transaction", operations: inserts.count, goal: 1.3,
-                 floor: { path in
-                     let floor = try Floor(path: path)
-                     return {
-                         try floor.exec("BEGIN IMMEDIATE")
-                         try floor.insert(inserts)
-                         try floor.exec("COMMIT")
-                     }
-                 },
-                 library: { path in
-                     let table = try libraryTable(path)
-                     return {
-                         try table.database.transaction(.immediate) { _ in
-                             for index in 0..<inserts.count {
-                                 consume(Int(try table.insert(["code": .text(inserts.codes[index]),
-                                                               "title": .text(inserts.titles[index]),
-                                                               "price": .real(inserts.prices[index]),
-                                                               "city": .text(inserts.cities[index])])))
-                             }
-                         }
-                     }
-                 }),
-        Scenario(name: "insert-each", title: "inserts, one transaction each (WAL)", operations: single.count, goal: nil,
-                 floor: { path in
-                     let floor = try Floor(path: path)
-                     return { try floor.insert(single) }
-                 },
-                 library: { path in
-                     let table = try libraryTable(path)
-                     return {
-                         for index in 0..<single.count {
-                             consume(Int(try table.insert(["code": .text(single.codes[index]),
-                                                           "title": .text(single.titles[index]),
-                                                           "price": .real(single.prices[index]),
-                                                           "city": .text(single.cities[index])])))
-                         }
-                     }
-                 }),
-        Scenario(name: "find-pk", title: "finds by primary key", operations: finds, goal: 1.3,
-                 floor: { path in
-                     try prefill(path, inserts)
-                     let floor = try Floor(path: path)
-                     return {
-                         let find = try floor.prepare(#"SELECT * FROM "home" WHERE "id" = ?"#)
-                         defer { sqlite3_finalize(find) }
-                         for index in 0..<finds {
-                             sqlite3_bind_int64(find, 1, id(index, of: inserts.count))
-                             guard sqlite3_step(find) == SQLITE_ROW else { throw floor.failure("find") }
-                             consume(Int(Floor.home(find).id))
-                             sqlite3_reset(find)
-                         }
-                     }
-                 },
-                 library: { path in
-                     try prefill(path, inserts)
-                     let table = try libraryTable(path)
-                     return {
-                         for index in 0..<finds {
-                             guard let row = try table.find(primaryKey: .integer(id(index, of: inserts.count))) else {
-                                 throw FloorError(description: "row missing")
-                             }
-                             consume(row["id"]?.intValue ?? 0)
-                         }
-                     }
-                 }),
-        Scenario(name: "find-code", title: "finds by an indexed unique text column", operations: finds, goal: nil,
-                 floor: { path in
-                     try prefill(path, inserts)
-                     let floor = try Floor(path: path)
-                     return {
-                         let find = try floor.prepare(#"SELECT * FROM "home" WHERE code = ?"#)
-                         defer { sqlite3_finalize(find) }
-                         for index in 0..<finds {
-                             floor.bindText(inserts.codes[Int(id(index, of: inserts.count)) - 1], 1, find)
-                             guard sqlite3_step(find) == SQLITE_ROW else { throw floor.failure("find") }
-                             consume(Int(Floor.home(find).id))
-                             sqlite3_reset(find)
-                         }
-                     }
-                 },
-                 library: { path in
-                     try prefill(path, inserts)
-                     let table = try libraryTable(path)
-                     return {
-                         for index in 0..<finds {
-                             let code = inserts.codes[Int(id(index, of: inserts.count)) - 1]
-                             guard let row = try table.find(where: "code = :code", ["code": .text(code)]).first else {
-                                 throw FloorError(description: "row missing")
-                             }
-                             consume(row["id"]?.intValue ?? 0)
-                         }
-                     }
-                 }),
-        Scenario(name: "fetch-codable", title: "Codable fetches of \(fetched.count) rows (x\(fetches))",
-                 operations: fetched.count * fetches, goal: 2,
-                 floor: { path in
-                     try prefill(path, fetched)
-                     let floor = try Floor(path: path)
-                     return {
-                         let all = try floor.prepare(#"SELECT * FROM "home" ORDER BY "id""#)
-                         defer { sqlite3_finalize(all) }
-                         for _ in 0..<fetches {
-                             var homes: [Home] = []
-                             while sqlite3_step(all) == SQLITE_ROW { homes.append(Floor.home(all)) }
-                             sqlite3_reset(all)
-                             guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
-                             consume(homes.count)
-                         }
-                     }
-                 },
-                 library: { path in
-                     try prefill(path, fetched)
-                     let table = try libraryTable(path)
-                     return {
-                         for _ in 0..<fetches {
-                             let homes = try table.records(Home.self)
-                             guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
-                             consume(homes.count)
-                         }
-                     }
-                 }),
+        Scenario(
+            name: "insert", title: "inserts, all in one transaction", operations: inserts.count, goal: 1.3,
+            floor: { path in
+                let floor = try Floor(path: path)
+                return {
+                    try floor.exec("BEGIN IMMEDIATE")
+                    try floor.insert(inserts)
+                    try floor.exec("COMMIT")
+                }
+            },
+            library: { path in
+                let table = try libraryTable(path)
+                return {
+                    try table.database.transaction(.immediate) { _ in
+                        for index in 0..<inserts.count {
+                            consume(
+                                Int(
+                                    try table.insert([
+                                        "code": .text(inserts.codes[index]),
+                                        "title": .text(inserts.titles[index]),
+                                        "price": .real(inserts.prices[index]),
+                                        "city": .text(inserts.cities[index]),
+                                    ])))
+                        }
+                    }
+                }
+            }),
+        Scenario(
+            name: "insert-each", title: "inserts, one transaction each (WAL)", operations: single.count, goal: nil,
+            floor: { path in
+                let floor = try Floor(path: path)
+                return { try floor.insert(single) }
+            },
+            library: { path in
+                let table = try libraryTable(path)
+                return {
+                    for index in 0..<single.count {
+                        consume(
+                            Int(
+                                try table.insert([
+                                    "code": .text(single.codes[index]),
+                                    "title": .text(single.titles[index]),
+                                    "price": .real(single.prices[index]),
+                                    "city": .text(single.cities[index]),
+                                ])))
+                    }
+                }
+            }),
+        Scenario(
+            name: "find-pk", title: "finds by primary key", operations: finds, goal: 1.3,
+            floor: { path in
+                try prefill(path, inserts)
+                let floor = try Floor(path: path)
+                return {
+                    let find = try floor.prepare(#"SELECT * FROM "home" WHERE "id" = ?"#)
+                    defer { sqlite3_finalize(find) }
+                    for index in 0..<finds {
+                        sqlite3_bind_int64(find, 1, id(index, of: inserts.count))
+                        guard sqlite3_step(find) == SQLITE_ROW else { throw floor.failure("find") }
+                        consume(Int(Floor.home(find).id))
+                        sqlite3_reset(find)
+                    }
+                }
+            },
+            library: { path in
+                try prefill(path, inserts)
+                let table = try libraryTable(path)
+                return {
+                    for index in 0..<finds {
+                        guard let row = try table.find(primaryKey: .integer(id(index, of: inserts.count))) else {
+                            throw FloorError(description: "row missing")
+                        }
+                        consume(row["id"]?.intValue ?? 0)
+                    }
+                }
+            }),
+        Scenario(
+            name: "find-code", title: "finds by an indexed unique text column", operations: finds, goal: nil,
+            floor: { path in
+                try prefill(path, inserts)
+                let floor = try Floor(path: path)
+                return {
+                    let find = try floor.prepare(#"SELECT * FROM "home" WHERE code = ?"#)
+                    defer { sqlite3_finalize(find) }
+                    for index in 0..<finds {
+                        floor.bindText(inserts.codes[Int(id(index, of: inserts.count)) - 1], 1, find)
+                        guard sqlite3_step(find) == SQLITE_ROW else { throw floor.failure("find") }
+                        consume(Int(Floor.home(find).id))
+                        sqlite3_reset(find)
+                    }
+                }
+            },
+            library: { path in
+                try prefill(path, inserts)
+                let table = try libraryTable(path)
+                return {
+                    for index in 0..<finds {
+                        let code = inserts.codes[Int(id(index, of: inserts.count)) - 1]
+                        guard let row = try table.find(where: "code = :code", ["code": .text(code)]).first else {
+                            throw FloorError(description: "row missing")
+                        }
+                        consume(row["id"]?.intValue ?? 0)
+                    }
+                }
+            }),
+        Scenario(
+            name: "fetch-codable", title: "Codable fetches of \(fetched.count) rows (x\(fetches))",
+            operations: fetched.count * fetches, goal: 2,
+            floor: { path in
+                try prefill(path, fetched)
+                let floor = try Floor(path: path)
+                return {
+                    let all = try floor.prepare(#"SELECT * FROM "home" ORDER BY "id""#)
+                    defer { sqlite3_finalize(all) }
+                    for _ in 0..<fetches {
+                        var homes: [Home] = []
+                        while sqlite3_step(all) == SQLITE_ROW { homes.append(Floor.home(all)) }
+                        sqlite3_reset(all)
+                        guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
+                        consume(homes.count)
+                    }
+                }
+            },
+            library: { path in
+                try prefill(path, fetched)
+                let table = try libraryTable(path)
+                return {
+                    for _ in 0..<fetches {
+                        let homes = try table.records(Home.self)
+                        guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
+                        consume(homes.count)
+                    }
+                }
+            }),
     ]
 }
 
@@ -400,8 +429,9 @@ func rep(_ side: (String) throws -> () throws -> Void, _ time: (() throws -> Voi
 }
 
 print("persistence-bench: \(options.runs) runs, scale \(options.scale); medians of interleaved reps in one process")
-print(pad("scenario", 15) + pad("rows", 9, left: true) + pad("floor", 11, left: true) + pad("library", 11, left: true)
-      + pad("ratio", 8, left: true) + pad("goal", 7, left: true) + "  floor ns/op  library ns/op")
+print(
+    pad("scenario", 15) + pad("rows", 9, left: true) + pad("floor", 11, left: true) + pad("library", 11, left: true)
+        + pad("ratio", 8, left: true) + pad("goal", 7, left: true) + "  floor ns/op  library ns/op")
 let selected = Set(options.scenarios)
 for scenario in scenarios(scale: options.scale) where selected.contains(scenario.name) {
     var floorTimes: [Double] = []
@@ -421,11 +451,12 @@ for scenario in scenarios(scale: options.scale) where selected.contains(scenario
     let ratio = library / floor
     let goal = scenario.goal.map { String(format: "<=%.1f", $0) } ?? "-"
     let met = scenario.goal.map { ratio <= $0 ? " " : "!" } ?? " "
-    print(pad(scenario.name, 15) + pad("\(scenario.operations)", 9, left: true) + pad(format(floor), 11, left: true)
-          + pad(format(library), 11, left: true) + pad(String(format: "%.2fx", ratio), 8, left: true) + met
-          + pad(goal, 6, left: true)
-          + pad(String(format: "%.0f", floor / Double(scenario.operations) * 1e9), 13, left: true)
-          + pad(String(format: "%.0f", library / Double(scenario.operations) * 1e9), 15, left: true))
+    print(
+        pad(scenario.name, 15) + pad("\(scenario.operations)", 9, left: true) + pad(format(floor), 11, left: true)
+            + pad(format(library), 11, left: true) + pad(String(format: "%.2fx", ratio), 8, left: true) + met
+            + pad(goal, 6, left: true)
+            + pad(String(format: "%.0f", floor / Double(scenario.operations) * 1e9), 13, left: true)
+            + pad(String(format: "%.0f", library / Double(scenario.operations) * 1e9), 15, left: true))
 }
 consume(0)
 if sink == 42 { print("") }

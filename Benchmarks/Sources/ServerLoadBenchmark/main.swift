@@ -11,15 +11,18 @@
 // and after.
 import Foundation
 import Networking
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Options {
     var clients = 8
     var seconds = 10.0
     var requests: Int?
-    var homes = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("homes").path
+    var homes = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+        "homes"
+    ).path
 }
 
 func parseOptions() -> Options {
@@ -33,7 +36,8 @@ func parseOptions() -> Options {
         case "--requests": options.requests = Int(value)
         case "--homes": options.homes = value
         default:
-            FileHandle.standardError.write(Data("usage: server-load-bench [--clients N] [--seconds T] [--requests R] [--homes PATH]\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: server-load-bench [--clients N] [--seconds T] [--requests R] [--homes PATH]\n".utf8))
             exit(2)
         }
     }
@@ -43,8 +47,9 @@ func parseOptions() -> Options {
 /// The server's resident set in MiB, from /proc.
 func residentMiB(of pid: Int32) -> Double {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+    else { return .nan }
     return kilobytes / 1024
 }
 
@@ -65,7 +70,9 @@ final class Client {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         var yes: Int32 = 1
         setsockopt(handle, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -76,13 +83,15 @@ final class Client {
     /// connection failed.
     func exchange(_ number: Int, port: UInt16) -> Int? {
         let page = number % 5 + 1
-        var request = HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/api/rentals/list?page=\(page)&page_size=10")!)
+        var request = HTTPRequest(
+            method: .get, url: URL(string: "http://127.0.0.1:\(port)/api/rentals/list?page=\(page)&page_size=10")!)
         signer.sign(&request, timestamp: Int(Date().timeIntervalSince1970), nonce: "c\(index)-\(number)")
         var head = "GET /api/rentals/list?page=\(page)&page_size=10 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         let bytes = Array(head.utf8)
-        guard bytes.withUnsafeBytes({ send(handle, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return nil }
+        guard bytes.withUnsafeBytes({ send(handle, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count
+        else { return nil }
         while true {
             if let (status, used) = Self.response(in: pending) {
                 pending.removeFirst(used)
@@ -110,7 +119,8 @@ final class Client {
                     break
                 }
                 if index - lineStart > name.count,
-                   zip(name, bytes[lineStart..<lineStart + name.count]).allSatisfy({ $0 == $1 | 0x20 }) {
+                    zip(name, bytes[lineStart..<lineStart + name.count]).allSatisfy({ $0 == $1 | 0x20 })
+                {
                     var value = 0
                     for byte in bytes[(lineStart + name.count)..<(index - 1)] where byte != 32 {
                         guard (48...57).contains(byte) else { return nil }
@@ -151,8 +161,10 @@ while !announced.contains(UInt8(ascii: "\n")) {
     if chunk.isEmpty { break }
     announced += chunk
 }
-guard let line = String(data: announced, encoding: .utf8), let portText = line.split(separator: ":").last?.split(separator: "/").first,
-      let port = UInt16(portText) else {
+guard let line = String(data: announced, encoding: .utf8),
+    let portText = line.split(separator: ":").last?.split(separator: "/").first,
+    let port = UInt16(portText)
+else {
     FileHandle.standardError.write(Data("server-load-bench: the server did not say where it listens\n".utf8))
     process.terminate()
     exit(1)
@@ -226,6 +238,9 @@ func percentile(_ fraction: Double) -> Double {
 let errors = tally.errors.reduce(0, +)
 print("clients \(options.clients), \(all.count) requests in \(String(format: "%.1f", elapsed)) s")
 print(String(format: "requests/s %.0f", Double(all.count) / elapsed))
-print(String(format: "latency ms: p50 %.3f  p99 %.3f  max %.3f", percentile(0.5), percentile(0.99), Double(all.last ?? 0) / 1_000))
+print(
+    String(
+        format: "latency ms: p50 %.3f  p99 %.3f  max %.3f", percentile(0.5), percentile(0.99),
+        Double(all.last ?? 0) / 1_000))
 print("errors \(errors)")
 print(String(format: "server RSS MiB: %.1f before, %.1f after", rssBefore, rssAfter))

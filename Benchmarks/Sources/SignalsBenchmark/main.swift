@@ -43,7 +43,9 @@ struct Options {
             case "--only": options.only = iterator.next()
             case "--floor-lock": options.floorLock = iterator.next() ?? "pthread"
             case "--help", "-h":
-                print("usage: signals-bench [--runs N] [--scale X] [--only floor|library] [--floor-lock pthread|mutex] [A B C D E F G4 G16 H4 H16 ...]")
+                print(
+                    "usage: signals-bench [--runs N] [--scale X] [--only floor|library] [--floor-lock pthread|mutex] [A B C D E F G4 G16 H4 H16 ...]"
+                )
                 exit(0)
             default: options.chosen.insert(argument.uppercased())
             }
@@ -75,8 +77,9 @@ func measure(events: Int, _ body: () -> Void) -> Measurement {
     body()
     let elapsed = DispatchTime.now().uptimeNanoseconds - start
     let allocations = allocation_count() - allocationsBefore
-    return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(events),
-                       allocationsPerEvent: Double(allocations) / Double(events))
+    return Measurement(
+        nanosecondsPerEvent: Double(elapsed) / Double(events),
+        allocationsPerEvent: Double(allocations) / Double(events))
 }
 
 func median(_ values: [Double]) -> Double {
@@ -87,8 +90,10 @@ func median(_ values: [Double]) -> Double {
 
 /// Runs floor and library alternately `runs` times (which goes first alternates too) and
 /// prints the medians and their ratio.
-func compare(_ name: String, _ title: String, goal: String,
-             floor: () -> Measurement, library: () -> Measurement) {
+func compare(
+    _ name: String, _ title: String, goal: String,
+    floor: () -> Measurement, library: () -> Measurement
+) {
     guard isChosen(name) else { return }
     var floors: [Measurement] = []
     var libraries: [Measurement] = []
@@ -101,10 +106,12 @@ func compare(_ name: String, _ title: String, goal: String,
     let floorTime = median(floors.map(\.nanosecondsPerEvent))
     let libraryTime = median(libraries.map(\.nanosecondsPerEvent))
     let allocations = median(libraries.map(\.allocationsPerEvent))
-    let line = name.padding(toLength: 4, withPad: " ", startingAt: 0)
+    let line =
+        name.padding(toLength: 4, withPad: " ", startingAt: 0)
         + title.padding(toLength: 44, withPad: " ", startingAt: 0)
-        + String(format: "floor %8.1f ns  library %8.1f ns  ratio %5.2fx  %5.2f allocs/event  (goal %@)",
-                 floorTime, libraryTime, libraryTime / floorTime, allocations, goal)
+        + String(
+            format: "floor %8.1f ns  library %8.1f ns  ratio %5.2fx  %5.2f allocs/event  (goal %@)",
+            floorTime, libraryTime, libraryTime / floorTime, allocations, goal)
     print(line)
 }
 
@@ -284,7 +291,8 @@ compare("A", "map -> filter -> scan, 10M sends", goal: "<= 1.5x, 0 allocs") {
 } library: {
     let (signal, input) = Signal<Int>.pipe()
     let sends = count(10_000_000)
-    let subscription = signal
+    let subscription =
+        signal
         .map { $0 &+ 1 }
         .filter { $0 & 1 == 0 }
         .scan(0) { $0 &+ $1 }
@@ -398,7 +406,8 @@ for threads in [4, 16] {
             }
             return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sends * threads), allocationsPerEvent: 0)
         }
-        return options.floorLock == "mutex" ? run(FloorSource<Int, StandardMutex>()) : run(FloorSource<Int, PthreadMutex>())
+        return options.floorLock == "mutex"
+            ? run(FloorSource<Int, StandardMutex>()) : run(FloorSource<Int, PthreadMutex>())
     } library: {
         let (signal, input) = Signal<Int>.pipe()
         let subscription = signal.observe { sink.total &+= $0 }
@@ -408,8 +417,9 @@ for threads in [4, 16] {
         let elapsed = runConcurrently(threads: threads) { _ in
             for value in 0..<sends { input.send(value) }
         }
-        return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sends * threads),
-                           allocationsPerEvent: Double(allocation_count() - allocationsBefore) / Double(sends * threads))
+        return Measurement(
+            nanosecondsPerEvent: Double(elapsed) / Double(sends * threads),
+            allocationsPerEvent: Double(allocation_count() - allocationsBefore) / Double(sends * threads))
     }
 
     compare("H\(threads)", "property, 10 observers, \(threads) threads, 500k", goal: "report") {
@@ -421,7 +431,8 @@ for threads in [4, 16] {
             }
             return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sets * threads), allocationsPerEvent: 0)
         }
-        return options.floorLock == "mutex" ? run(FloorProperty(0, StandardMutex.self)) : run(FloorProperty(0, PthreadMutex.self))
+        return options.floorLock == "mutex"
+            ? run(FloorProperty(0, StandardMutex.self)) : run(FloorProperty(0, PthreadMutex.self))
     } library: {
         let property = MutableProperty(0)
         let subscriptions = (0..<10).map { _ in property.observe { sink.total &+= $0 } }
@@ -431,8 +442,9 @@ for threads in [4, 16] {
         let elapsed = runConcurrently(threads: threads) { _ in
             for value in 0..<sets { property.value = value }
         }
-        return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sets * threads),
-                           allocationsPerEvent: Double(allocation_count() - allocationsBefore) / Double(sets * threads))
+        return Measurement(
+            nanosecondsPerEvent: Double(elapsed) / Double(sets * threads),
+            allocationsPerEvent: Double(allocation_count() - allocationsBefore) / Double(sets * threads))
     }
 }
 
@@ -449,8 +461,9 @@ if isChosen("F") && options.only != "floor" {
     let bytes = Double(allocated_bytes() - bytesBefore) / Double(live)
     let allocations = Double(allocation_count() - allocationsBefore) / Double(live)
     input.send(1)
-    print("F   " + "bytes per live subscription, 1M kept alive".padding(toLength: 44, withPad: " ", startingAt: 0)
-          + String(format: "%8.1f bytes, %5.2f allocs/subscribe (goal <= 200 bytes)", bytes, allocations))
+    print(
+        "F   " + "bytes per live subscription, 1M kept alive".padding(toLength: 44, withPad: " ", startingAt: 0)
+            + String(format: "%8.1f bytes, %5.2f allocs/subscribe (goal <= 200 bytes)", bytes, allocations))
     withExtendedLifetime(subscriptions) {}
 }
 

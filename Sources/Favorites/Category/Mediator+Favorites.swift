@@ -27,8 +27,10 @@ extension Mediator {
     /// Saves the listing `id` of `kind` as a favourite, with the `name` and `price` (in
     /// yuan) to show for it; returns a problem to show, or nil.
     public func saveFavorite(kind: ListingKind, id: Int, name: String, price: Int) -> String? {
-        problem(of: perform(target: Self.favoritesTarget, action: "save",
-                            params: ["kind": kind.rawValue, "id": id, "name": name, "price": price]))
+        problem(
+            of: perform(
+                target: Self.favoritesTarget, action: "save",
+                params: ["kind": kind.rawValue, "id": id, "name": name, "price": price]))
     }
 
     /// Forgets the favourite listing `id` of `kind`; returns a problem to show, or nil.

@@ -13,7 +13,7 @@ public final class FavoritesDataCenter: Sendable {
 
     /// The migrations this data center needs.
     public static let migrations = [
-        Migration("favourites") { try FavoriteTable(database: $0).prepare() },
+        Migration("favourites") { try FavoriteTable(database: $0).prepare() }
     ]
 
     /// Saves `favorite` (again, if it was saved before).
@@ -24,7 +24,8 @@ public final class FavoritesDataCenter: Sendable {
     /// Removes the favourite for a listing; true if there was one.
     @discardableResult
     public func remove(kind: String, listingID: Int) throws -> Bool {
-        try table.delete(where: "kind = :kind AND listingID = :id", ["kind": .text(kind), "id": .integer(Int64(listingID))]) > 0
+        try table.delete(
+            where: "kind = :kind AND listingID = :id", ["kind": .text(kind), "id": .integer(Int64(listingID))]) > 0
     }
 
     /// Every favourite, newest first.

@@ -29,7 +29,9 @@ public final class FavoritesLogic {
     /// Saves a listing; returns a problem to show, or nil.
     public func save(kind: String, listingID: Int, name: String, price: Int) -> String? {
         let now = clock()
-        return perform { try store.save(Favorite(kind: kind, listingID: listingID, name: name, price: price, savedAt: now)) }
+        return perform {
+            try store.save(Favorite(kind: kind, listingID: listingID, name: name, price: price, savedAt: now))
+        }
     }
 
     /// Removes the listing's favourite; returns a problem to show, or nil.

@@ -16,7 +16,8 @@ public final class FavoritesController: Screen {
     private let favorites: FavoritesLogic
     private let mediator: Mediator
     private let table = TableView<FavoritesViewModel.Row>(columns: [
-        TableColumn("#", trailing: true) { $0.number }, TableColumn("Name") { $0.name }, TableColumn("Kind") { $0.kind },
+        TableColumn("#", trailing: true) { $0.number }, TableColumn("Name") { $0.name },
+        TableColumn("Kind") { $0.kind },
         TableColumn("Price", trailing: true) { $0.price }, TableColumn("Saved") { $0.saved },
     ])
     private let changed: Signal<Void>.Input
@@ -40,7 +41,10 @@ public final class FavoritesController: Screen {
     // MARK: - Commands
 
     public var commands: [CommandHelp] {
-        [CommandHelp(usage: "open N", summary: "show favourite N"), CommandHelp(usage: "unfav N", summary: "forget favourite N")]
+        [
+            CommandHelp(usage: "open N", summary: "show favourite N"),
+            CommandHelp(usage: "unfav N", summary: "forget favourite N"),
+        ]
     }
 
     public func completions(for command: String) -> [String] {
@@ -52,8 +56,10 @@ public final class FavoritesController: Screen {
         guard command == "open" || command == "unfav" else { return nil }
         let saved = favorites.favorites.value
         guard arguments.count == 1, let number = Int(arguments[0]), (1...max(1, saved.count)).contains(number),
-              !saved.isEmpty else {
-            return .error(saved.isEmpty ? "there are no favourites" : "usage: \(command) N, with N from 1 to \(saved.count)")
+            !saved.isEmpty
+        else {
+            return .error(
+                saved.isEmpty ? "there are no favourites" : "usage: \(command) N, with N from 1 to \(saved.count)")
         }
         let favorite = saved[number - 1]
         if command == "open" {
@@ -63,6 +69,7 @@ public final class FavoritesController: Screen {
             }
             return mediator.listingDetail(kind: kind, id: favorite.listingID)
         }
-        return favorites.remove(kind: favorite.kind, listingID: favorite.listingID).map(CommandOutcome.error) ?? .handled
+        return favorites.remove(kind: favorite.kind, listingID: favorite.listingID).map(CommandOutcome.error)
+            ?? .handled
     }
 }

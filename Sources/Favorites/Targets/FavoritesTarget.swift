@@ -31,7 +31,8 @@ public final class FavoritesTarget: @MainActor MediatorTarget {
         actions.on("saved") { [saved] _ in saved }
         actions.on("save") { [logic] params in
             guard let kind = params.string("kind"), let id = params.int("id"), let name = params.string("name"),
-                  let price = params.int("price") else {
+                let price = params.int("price")
+            else {
                 throw MediatorError.badParameters("save needs a kind, an id, a name and a price")
             }
             return logic.save(kind: kind, listingID: id, name: name, price: price)

@@ -35,7 +35,8 @@ public struct Completer: Sendable {
         let folder = expanded.hasSuffix("/") ? expanded : (expanded as NSString).deletingLastPathComponent
         let prefix = expanded.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
-        return names.filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
+        return names.filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map {
+            name in
             let path = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)

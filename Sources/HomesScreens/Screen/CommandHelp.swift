@@ -31,7 +31,9 @@ extension CommandHelp {
         for command in commands {
             let summary = DisplayText.wrap(command.summary, to: summaryWidth)
             for (index, part) in summary.enumerated() {
-                let usage = index == 0 ? DisplayText.fit(command.usage, to: usageWidth) : String(repeating: " ", count: usageWidth)
+                let usage =
+                    index == 0
+                    ? DisplayText.fit(command.usage, to: usageWidth) : String(repeating: " ", count: usageWidth)
                 lines.append("  " + usage + "  " + part)
             }
         }

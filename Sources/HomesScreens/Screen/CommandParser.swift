@@ -61,7 +61,8 @@ enum CommandParser {
                 if word == nil { word = Word() }
                 word?.isQuoted = true
                 if let next = characters.next() { word?.text.append(next) }
-            case ";" where words.first?.text.lowercased() != "ask" && !(words.isEmpty && word?.text.lowercased() == "ask"):
+            case ";"
+            where words.first?.text.lowercased() != "ask" && !(words.isEmpty && word?.text.lowercased() == "ask"):
                 endCommand()
             default:
                 if word == nil { word = Word() }

@@ -46,14 +46,16 @@ public final class InquiryLogic: APIManagerDelegate, APIManagerParameterSource, 
     /// checked before reading, and at most one byte past the limit read.
     static func readPhoto(at path: String) -> Result<Data, InquiryError> {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = (attributes[.size] as? NSNumber)?.intValue,
-              let handle = FileHandle(forReadingAtPath: path) else {
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = (attributes[.size] as? NSNumber)?.intValue,
+            let handle = FileHandle(forReadingAtPath: path)
+        else {
             return .failure(InquiryError(description: "cannot read \(path)"))
         }
         defer { try? handle.close() }
         guard size <= maximumPhotoSize else {
-            return .failure(InquiryError(description: "the photo is \(size / 1024) KB; at most \(maximumPhotoSize / 1024) KB"))
+            return .failure(
+                InquiryError(description: "the photo is \(size / 1024) KB; at most \(maximumPhotoSize / 1024) KB"))
         }
         let data = (try? handle.read(upToCount: maximumPhotoSize + 1)) ?? Data()
         guard !data.isEmpty else { return .failure(InquiryError(description: "the photo is empty")) }

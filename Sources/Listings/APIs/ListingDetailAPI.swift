@@ -18,7 +18,9 @@ public struct ListingDetailAPI: APIDefinition {
     }
 
     public func validateParameters(_ parameters: [String: String]) -> String? {
-        guard let text = parameters["id"], let id = Int(text), id > 0 else { return "a listing id is a positive number" }
+        guard let text = parameters["id"], let id = Int(text), id > 0 else {
+            return "a listing id is a positive number"
+        }
         return nil
     }
 

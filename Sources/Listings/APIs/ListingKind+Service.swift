@@ -31,8 +31,11 @@ extension ListingKind {
 
     /// This kind's service at `baseURL`, with its own key style: the one description of
     /// it, for the app and its tests alike.
-    public func service(baseURL: URL, signatureRejectedCodes: Set<Int> = [], signingSecret: [UInt8]? = nil) -> APIService {
-        APIService(name: serviceName, baseURL: baseURL, pageKey: pageKeys.page, pageSizeKey: pageKeys.size,
-                   signatureRejectedCodes: signatureRejectedCodes, signingSecret: signingSecret)
+    public func service(baseURL: URL, signatureRejectedCodes: Set<Int> = [], signingSecret: [UInt8]? = nil)
+        -> APIService
+    {
+        APIService(
+            name: serviceName, baseURL: baseURL, pageKey: pageKeys.page, pageSizeKey: pageKeys.size,
+            signatureRejectedCodes: signatureRejectedCodes, signingSecret: signingSecret)
     }
 }

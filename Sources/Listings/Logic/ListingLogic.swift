@@ -42,9 +42,10 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
         isLoading = Property(loadingState)
         isComplete = Property(completeState)
         problem = Property(problemState)
-        managers = Dictionary(uniqueKeysWithValues: ListingKind.allCases.map {
-            ($0, APIManager(ListingListAPI(kind: $0), engine: engine))
-        })
+        managers = Dictionary(
+            uniqueKeysWithValues: ListingKind.allCases.map {
+                ($0, APIManager(ListingListAPI(kind: $0), engine: engine))
+            })
         for manager in managers.values {
             manager.delegate = self
             manager.parameterSource = self
@@ -95,8 +96,10 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
         }
         var filters = filtersState.value
         for (key, value) in pairs { filters[key] = value }
-        if let minimum = filters["min_price"].flatMap({ Int($0) }), let maximum = filters["max_price"].flatMap({ Int($0) }),
-           minimum > maximum {
+        if let minimum = filters["min_price"].flatMap({ Int($0) }),
+            let maximum = filters["max_price"].flatMap({ Int($0) }),
+            minimum > maximum
+        {
             return "min_price \(minimum) is above max_price \(maximum): no listing could match"
         }
         filtersState.value = filters

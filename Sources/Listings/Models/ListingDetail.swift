@@ -25,8 +25,10 @@ public struct ListingDetail: Equatable, Sendable {
     public let updatedAt: Date
 
     /// Creates a detail.
-    public init(kind: ListingKind, id: Int, name: String, title: String, price: Int, area: Int, rooms: Int,
-                district: String, updatedAt: Date) {
+    public init(
+        kind: ListingKind, id: Int, name: String, title: String, price: Int, area: Int, rooms: Int,
+        district: String, updatedAt: Date
+    ) {
         self.kind = kind
         self.id = id
         self.name = name

@@ -26,8 +26,10 @@ public struct ListingSummary: Equatable, Sendable {
     public let longitude: Double
 
     /// Creates a listing summary.
-    public init(kind: ListingKind, id: Int, name: String, title: String, price: Int, area: Int,
-                district: String, updatedAt: Date, latitude: Double, longitude: Double) {
+    public init(
+        kind: ListingKind, id: Int, name: String, title: String, price: Int, area: Int,
+        district: String, updatedAt: Date, latitude: Double, longitude: Double
+    ) {
         self.kind = kind
         self.id = id
         self.name = name

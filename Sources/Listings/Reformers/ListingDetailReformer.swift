@@ -9,7 +9,8 @@ public struct ListingDetailReformer: APIReformer {
 
     public func reform(_ data: JSONValue, from manager: any APIManaging) -> ListingDetail? {
         guard let api = manager.definition as? ListingDetailAPI, let id = data["id"]?.intValue,
-              let name = data["name"]?.stringValue else { return nil }
+            let name = data["name"]?.stringValue
+        else { return nil }
         return ListingDetail(
             kind: api.kind, id: id, name: name, title: data["title"]?.stringValue ?? name,
             price: data["price"]?.intValue ?? 0, area: data["area"]?.intValue ?? 0, rooms: data["rooms"]?.intValue ?? 0,

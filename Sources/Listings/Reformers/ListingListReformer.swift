@@ -12,8 +12,9 @@ public struct ListingListReformer: APIReformer {
         let prefix = kind.keyPrefix
         return (data["items"]?.arrayValue ?? []).compactMap { item in
             guard let id = item[prefix + "id"]?.intValue,
-                  let name = item[prefix + "name"]?.stringValue,
-                  let price = item[prefix + "price"]?.intValue else { return nil }
+                let name = item[prefix + "name"]?.stringValue,
+                let price = item[prefix + "price"]?.intValue
+            else { return nil }
             return ListingSummary(
                 kind: kind, id: id, name: name,
                 title: item[prefix + "title"]?.stringValue ?? name,

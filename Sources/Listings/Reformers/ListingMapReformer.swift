@@ -10,8 +10,9 @@ public struct ListingMapReformer: APIReformer {
         guard let prefix = (manager.definition as? ListingListAPI)?.kind.keyPrefix else { return [] }
         return (data["items"]?.arrayValue ?? []).compactMap { item in
             guard let id = item[prefix + "id"]?.intValue, let name = item[prefix + "name"]?.stringValue,
-                  let latitude = item[prefix + "lat"]?.doubleValue, (-90...90).contains(latitude),
-                  let longitude = item[prefix + "lng"]?.doubleValue, (-180...180).contains(longitude) else { return nil }
+                let latitude = item[prefix + "lat"]?.doubleValue, (-90...90).contains(latitude),
+                let longitude = item[prefix + "lng"]?.doubleValue, (-180...180).contains(longitude)
+            else { return nil }
             return ListingMapPoint(id: id, name: name, latitude: latitude, longitude: longitude)
         }
     }

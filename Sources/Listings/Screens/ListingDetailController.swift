@@ -46,7 +46,8 @@ public final class ListingDetailController: Screen {
         let isSaved = mediator.savedListings().map { $0.contains(listing) }.skipRepeats()
         let viewModel = Property.combineLatest(logic.detail, logic.isLoading, logic.problem, isSaved)
             .map { detail, isLoading, problem, isSaved in
-                ListingDetailViewModel(detail: detail, isLoading: isLoading, problem: problem, isFavorite: isSaved, now: now())
+                ListingDetailViewModel(
+                    detail: detail, isLoading: isLoading, problem: problem, isFavorite: isSaved, now: now())
             }
         viewModel.bind(\.title, to: facts) { view, title in view.title = title }.dispose(in: bag)
         viewModel.bind(\.facts, to: facts) { view, facts in view.rows = facts }.dispose(in: bag)
@@ -72,9 +73,11 @@ public final class ListingDetailController: Screen {
     // MARK: - Commands
 
     public var commands: [CommandHelp] {
-        [CommandHelp(usage: "fav", summary: "save this listing"), CommandHelp(usage: "unfav", summary: "forget it"),
-         CommandHelp(usage: "refresh", summary: "reload it"),
-         CommandHelp(usage: "ask TEXT [--photo FILE]", summary: "ask the agent, with a photo if you like")]
+        [
+            CommandHelp(usage: "fav", summary: "save this listing"), CommandHelp(usage: "unfav", summary: "forget it"),
+            CommandHelp(usage: "refresh", summary: "reload it"),
+            CommandHelp(usage: "ask TEXT [--photo FILE]", summary: "ask the agent, with a photo if you like"),
+        ]
     }
 
     public func handle(_ input: Command) -> CommandOutcome? {
@@ -88,7 +91,8 @@ public final class ListingDetailController: Screen {
         case "fav", "unfav":
             guard arguments.isEmpty else { return .error("usage: \(command)") }
             guard let detail = logic.detail.value else { return .error("the listing has not loaded") }
-            let problem = command == "fav"
+            let problem =
+                command == "fav"
                 ? mediator.saveFavorite(kind: detail.kind, id: detail.id, name: detail.name, price: detail.price)
                 : mediator.forgetFavorite(kind: detail.kind, id: detail.id)
             return problem.map(CommandOutcome.error) ?? .handled
@@ -102,7 +106,9 @@ public final class ListingDetailController: Screen {
     private func ask(_ words: [String], photo: String?) -> CommandOutcome {
         if photo?.isEmpty == true { return .error("usage: ask TEXT [--photo FILE]: --photo needs a file") }
         guard let inquiry else { return .error("questions to agents are not available") }
-        return inquiry.ask(kind: logic.kind, listingID: logic.id, text: words.joined(separator: " "),
-                           photoPath: photo).map(CommandOutcome.error) ?? .handled
+        return inquiry.ask(
+            kind: logic.kind, listingID: logic.id, text: words.joined(separator: " "),
+            photoPath: photo
+        ).map(CommandOutcome.error) ?? .handled
     }
 }

@@ -108,24 +108,31 @@ public final class ListingListController: Screen {
             logic.clearFilters()
             return .handled
         }
-        guard !arguments.isEmpty, arguments.count % 2 == 0 else { return .error("usage: filter KEY VALUE... or filter clear") }
-        let pairs = stride(from: 0, to: arguments.count, by: 2).map { (key: arguments[$0].lowercased(), value: arguments[$0 + 1]) }
+        guard !arguments.isEmpty, arguments.count % 2 == 0 else {
+            return .error("usage: filter KEY VALUE... or filter clear")
+        }
+        let pairs = stride(from: 0, to: arguments.count, by: 2).map {
+            (key: arguments[$0].lowercased(), value: arguments[$0 + 1])
+        }
         return logic.filter(pairs).map(CommandOutcome.error) ?? .handled
     }
 
     private func listing(_ command: String, _ arguments: [String]) -> CommandOutcome {
         let shown = logic.listings.value
         guard arguments.count == 1, let number = Int(arguments[0]), (1...max(1, shown.count)).contains(number),
-              !shown.isEmpty else {
-            return .error(shown.isEmpty ? "there are no listings shown" : "usage: \(command) N, with N from 1 to \(shown.count)")
+            !shown.isEmpty
+        else {
+            return .error(
+                shown.isEmpty ? "there are no listings shown" : "usage: \(command) N, with N from 1 to \(shown.count)")
         }
         let listing = shown[number - 1]
         switch command {
         case "open":
             return mediator.listingDetail(kind: listing.kind, id: listing.id)
         case "fav":
-            let problem = mediator.saveFavorite(kind: listing.kind, id: listing.id, name: listing.name,
-                                                price: listing.price)
+            let problem = mediator.saveFavorite(
+                kind: listing.kind, id: listing.id, name: listing.name,
+                price: listing.price)
             return problem.map(CommandOutcome.error) ?? .handled
         default:
             return mediator.forgetFavorite(kind: listing.kind, id: listing.id).map(CommandOutcome.error) ?? .handled
@@ -134,14 +141,19 @@ public final class ListingListController: Screen {
 
     // MARK: - Factories
 
-    private static func viewModel(of logic: ListingLogic, saved: Property<Set<SavedListing>>,
-                                  now: @escaping @Sendable () -> Date) -> Property<ListingListViewModel> {
-        return Property.combineLatest(logic.kind, logic.listings, logic.filters, logic.isLoading, logic.isComplete,
-                                      logic.problem, saved)
-            .map { kind, listings, filters, isLoading, isComplete, problem, saved in
-                ListingListViewModel(kind: kind, listings: listings, filters: filters, isLoading: isLoading,
-                                     isComplete: isComplete, problem: problem, now: now(),
-                                     isSaved: { saved.contains(SavedListing(kind: $0.kind, id: $0.id)) })
-            }
+    private static func viewModel(
+        of logic: ListingLogic, saved: Property<Set<SavedListing>>,
+        now: @escaping @Sendable () -> Date
+    ) -> Property<ListingListViewModel> {
+        return Property.combineLatest(
+            logic.kind, logic.listings, logic.filters, logic.isLoading, logic.isComplete,
+            logic.problem, saved
+        )
+        .map { kind, listings, filters, isLoading, isComplete, problem, saved in
+            ListingListViewModel(
+                kind: kind, listings: listings, filters: filters, isLoading: isLoading,
+                isComplete: isComplete, problem: problem, now: now(),
+                isSaved: { saved.contains(SavedListing(kind: $0.kind, id: $0.id)) })
+        }
     }
 }

@@ -30,7 +30,9 @@ final class ListingMapController: Screen {
         legend.emptyText = "Nothing to map: load a list first."
         legend.rows = MapViewModel(points: points, width: 2, height: 2).legend
         // The grid is laid out for the width it is drawn at.
-        let grid = LinesView { width in MapViewModel(points: points, width: min(100, max(20, width - 4)), height: 12).grid }
+        let grid = LinesView { width in
+            MapViewModel(points: points, width: min(100, max(20, width - 4)), height: 12).grid
+        }
         rootView = StackView([legend, grid])
     }
 
@@ -45,9 +47,12 @@ final class ListingMapController: Screen {
         guard command.name == "open" else { return nil }
         let numbers = points.map(\.number).filter { $0 > 0 }
         guard command.arguments.count == 1, let number = Int(command.arguments[0]),
-              let point = points.first(where: { $0.number == number }) else {
-            return .error(numbers.isEmpty ? "there are no listings on the map"
-                          : "usage: open N, with N one of \(numbers.map(String.init).joined(separator: ", "))")
+            let point = points.first(where: { $0.number == number })
+        else {
+            return .error(
+                numbers.isEmpty
+                    ? "there are no listings on the map"
+                    : "usage: open N, with N one of \(numbers.map(String.init).joined(separator: ", "))")
         }
         return mediator.listingDetail(kind: kind, id: point.id)
     }

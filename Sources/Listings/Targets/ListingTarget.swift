@@ -26,9 +26,12 @@ public final class ListingTarget: @MainActor MediatorTarget {
             guard let kind = params.string("kind").flatMap(ListingKind.init(rawValue:)) else {
                 throw MediatorError.badParameters("kind must be rent, new or resale")
             }
-            guard let id = params.int("id"), id > 0 else { throw MediatorError.badParameters("id must be a positive number") }
-            return ListingDetailController(logic: ListingDetailLogic(kind: kind, id: id, engine: engine), mediator: mediator,
-                                           now: now)
+            guard let id = params.int("id"), id > 0 else {
+                throw MediatorError.badParameters("id must be a positive number")
+            }
+            return ListingDetailController(
+                logic: ListingDetailLogic(kind: kind, id: id, engine: engine), mediator: mediator,
+                now: now)
         }
     }
 }

@@ -12,7 +12,8 @@ public struct LoginAPI: APIDefinition {
     public init() {}
 
     public func validateParameters(_ parameters: [String: String]) -> String? {
-        LoginLogic.problem(username: parameters["username"] ?? "") ?? LoginLogic.problem(password: parameters["password"] ?? "")
+        LoginLogic.problem(username: parameters["username"] ?? "")
+            ?? LoginLogic.problem(password: parameters["password"] ?? "")
     }
 
     public func validateResponse(_ response: JSONValue) -> String? {

@@ -21,7 +21,9 @@ extension Mediator {
 
     /// The sign-in screen, filled with `user` and `password` and submitted.
     public func signIn(user: String, password: String) -> CommandOutcome {
-        outcome(of: perform(target: Self.accountTarget, action: "sign-in", params: ["username": user, "password": password]))
+        outcome(
+            of: perform(
+                target: Self.accountTarget, action: "sign-in", params: ["username": user, "password": password]))
     }
 
     /// Signs out whoever is signed in: a note saying who, or an error when nobody is.

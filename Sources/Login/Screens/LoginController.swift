@@ -28,9 +28,10 @@ public final class LoginController: Screen {
             logic.username, logic.password, logic.usernameProblem, logic.passwordProblem,
             logic.canSubmit, logic.isSubmitting, logic.signedInAs, logic.failure
         ).map { username, password, usernameProblem, passwordProblem, canSubmit, isSubmitting, signedInAs, failure in
-            LoginViewModel(username: username, password: password, usernameProblem: usernameProblem,
-                           passwordProblem: passwordProblem, canSubmit: canSubmit, isSubmitting: isSubmitting,
-                           signedInAs: signedInAs, failure: failure)
+            LoginViewModel(
+                username: username, password: password, usernameProblem: usernameProblem,
+                passwordProblem: passwordProblem, canSubmit: canSubmit, isSubmitting: isSubmitting,
+                signedInAs: signedInAs, failure: failure)
         }
         viewModel.bind(\.fields, to: form) { form, fields in form.rows = fields }.dispose(in: bag)
         viewModel.bind(\.status, to: form) { form, status in form.status = status }.dispose(in: bag)
@@ -47,9 +48,11 @@ public final class LoginController: Screen {
     // MARK: - Commands
 
     public var commands: [CommandHelp] {
-        [CommandHelp(usage: "user NAME", summary: "set the username"),
-         CommandHelp(usage: "password SECRET", summary: "set the password"),
-         CommandHelp(usage: "submit", summary: "sign in")]
+        [
+            CommandHelp(usage: "user NAME", summary: "set the username"),
+            CommandHelp(usage: "password SECRET", summary: "set the password"),
+            CommandHelp(usage: "submit", summary: "sign in"),
+        ]
     }
 
     public func handle(_ input: Command) -> CommandOutcome? {
@@ -62,7 +65,9 @@ public final class LoginController: Screen {
                 return .handled
             }
         case "user", "password":
-            guard arguments.count == 1 else { return .error("usage: \(command) \(command == "user" ? "NAME" : "SECRET")") }
+            guard arguments.count == 1 else {
+                return .error("usage: \(command) \(command == "user" ? "NAME" : "SECRET")")
+            }
             (command == "user" ? logic.username : logic.password).value = arguments[0]
             return .handled
         case "submit":

@@ -113,12 +113,15 @@ public final class ResponseCache: @unchecked Sendable {
 
     /// Forgets everything in memory (disk entries expire by their time to live).
     public func removeAll() {
-        lock.lock(); entries = [:]; lock.unlock()
+        lock.lock()
+        entries = [:]
+        lock.unlock()
     }
 
     /// The number of entries in memory.
     public var count: Int {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return entries.count
     }
 
@@ -150,7 +153,8 @@ public final class FileResponseStore: ResponseDiskStore, @unchecked Sendable {
     }
 
     public func load(_ key: String) -> CachedResponse? {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let url = file(for: key)
         guard let data = try? Data(contentsOf: url) else { return nil }
         guard data.count >= 8 else {
@@ -158,11 +162,13 @@ public final class FileResponseStore: ResponseDiskStore, @unchecked Sendable {
             return nil
         }
         let milliseconds = data.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return CachedResponse(body: Data(data.dropFirst(8)), storedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        return CachedResponse(
+            body: Data(data.dropFirst(8)), storedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 
     public func save(_ response: CachedResponse, for key: String) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let milliseconds = UInt64(max(0, response.storedAt.timeIntervalSince1970 * 1000))
         var data = Data((0..<8).map { UInt8(truncatingIfNeeded: milliseconds >> (56 - 8 * UInt64($0))) })
         data.append(response.body)
@@ -171,7 +177,8 @@ public final class FileResponseStore: ResponseDiskStore, @unchecked Sendable {
     }
 
     public func remove(_ key: String) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         try? FileManager.default.removeItem(at: file(for: key))
     }
 }

@@ -11,7 +11,7 @@ public struct SHA256: Sendable {
 
     /// The eight working words.
     @usableFromInline var state: SIMD8<UInt32> = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
     /// The bytes of an unfinished block, `length % 64` of them.
     @usableFromInline var pending = SIMD64<UInt8>()
@@ -109,8 +109,14 @@ public struct SHA256: Sendable {
     /// their constants (generated; see FIPS 180-4, 6.2.2).
     @usableFromInline
     mutating func compress(_ blocks: UnsafeRawPointer, count: Int) {
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
+        var a = state[0]
+        var b = state[1]
+        var c = state[2]
+        var d = state[3]
+        var e = state[4]
+        var f = state[5]
+        var g = state[6]
+        var h = state[7]
         var block = blocks
         for _ in 0..<count {
             let (a0, b0, c0, d0, e0, f0, g0, h0) = (a, b, c, d, e, f, g, h)
@@ -130,120 +136,126 @@ public struct SHA256: Sendable {
             var w13 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 52, as: UInt32.self))
             var w14 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 56, as: UInt32.self))
             var w15 = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 60, as: UInt32.self))
-            sha256Round(a, b, c, &d, e, f, g, &h, 0x428a2f98, w0)
-            sha256Round(h, a, b, &c, d, e, f, &g, 0x71374491, w1)
-            sha256Round(g, h, a, &b, c, d, e, &f, 0xb5c0fbcf, w2)
-            sha256Round(f, g, h, &a, b, c, d, &e, 0xe9b5dba5, w3)
-            sha256Round(e, f, g, &h, a, b, c, &d, 0x3956c25b, w4)
-            sha256Round(d, e, f, &g, h, a, b, &c, 0x59f111f1, w5)
-            sha256Round(c, d, e, &f, g, h, a, &b, 0x923f82a4, w6)
-            sha256Round(b, c, d, &e, f, g, h, &a, 0xab1c5ed5, w7)
-            sha256Round(a, b, c, &d, e, f, g, &h, 0xd807aa98, w8)
-            sha256Round(h, a, b, &c, d, e, f, &g, 0x12835b01, w9)
-            sha256Round(g, h, a, &b, c, d, e, &f, 0x243185be, w10)
-            sha256Round(f, g, h, &a, b, c, d, &e, 0x550c7dc3, w11)
-            sha256Round(e, f, g, &h, a, b, c, &d, 0x72be5d74, w12)
-            sha256Round(d, e, f, &g, h, a, b, &c, 0x80deb1fe, w13)
-            sha256Round(c, d, e, &f, g, h, a, &b, 0x9bdc06a7, w14)
-            sha256Round(b, c, d, &e, f, g, h, &a, 0xc19bf174, w15)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0x428a_2f98, w0)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0x7137_4491, w1)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0xb5c0_fbcf, w2)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0xe9b5_dba5, w3)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x3956_c25b, w4)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0x59f1_11f1, w5)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x923f_82a4, w6)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0xab1c_5ed5, w7)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0xd807_aa98, w8)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0x1283_5b01, w9)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0x2431_85be, w10)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0x550c_7dc3, w11)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x72be_5d74, w12)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0x80de_b1fe, w13)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x9bdc_06a7, w14)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0xc19b_f174, w15)
             w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
-            sha256Round(a, b, c, &d, e, f, g, &h, 0xe49b69c1, w0)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0xe49b_69c1, w0)
             w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
-            sha256Round(h, a, b, &c, d, e, f, &g, 0xefbe4786, w1)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0xefbe_4786, w1)
             w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
-            sha256Round(g, h, a, &b, c, d, e, &f, 0x0fc19dc6, w2)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0x0fc1_9dc6, w2)
             w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
-            sha256Round(f, g, h, &a, b, c, d, &e, 0x240ca1cc, w3)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0x240c_a1cc, w3)
             w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
-            sha256Round(e, f, g, &h, a, b, c, &d, 0x2de92c6f, w4)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x2de9_2c6f, w4)
             w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
-            sha256Round(d, e, f, &g, h, a, b, &c, 0x4a7484aa, w5)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0x4a74_84aa, w5)
             w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
-            sha256Round(c, d, e, &f, g, h, a, &b, 0x5cb0a9dc, w6)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x5cb0_a9dc, w6)
             w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
-            sha256Round(b, c, d, &e, f, g, h, &a, 0x76f988da, w7)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0x76f9_88da, w7)
             w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
-            sha256Round(a, b, c, &d, e, f, g, &h, 0x983e5152, w8)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0x983e_5152, w8)
             w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
-            sha256Round(h, a, b, &c, d, e, f, &g, 0xa831c66d, w9)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0xa831_c66d, w9)
             w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
-            sha256Round(g, h, a, &b, c, d, e, &f, 0xb00327c8, w10)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0xb003_27c8, w10)
             w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
-            sha256Round(f, g, h, &a, b, c, d, &e, 0xbf597fc7, w11)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0xbf59_7fc7, w11)
             w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
-            sha256Round(e, f, g, &h, a, b, c, &d, 0xc6e00bf3, w12)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0xc6e0_0bf3, w12)
             w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
-            sha256Round(d, e, f, &g, h, a, b, &c, 0xd5a79147, w13)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0xd5a7_9147, w13)
             w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
-            sha256Round(c, d, e, &f, g, h, a, &b, 0x06ca6351, w14)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x06ca_6351, w14)
             w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
-            sha256Round(b, c, d, &e, f, g, h, &a, 0x14292967, w15)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0x1429_2967, w15)
             w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
-            sha256Round(a, b, c, &d, e, f, g, &h, 0x27b70a85, w0)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0x27b7_0a85, w0)
             w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
-            sha256Round(h, a, b, &c, d, e, f, &g, 0x2e1b2138, w1)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0x2e1b_2138, w1)
             w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
-            sha256Round(g, h, a, &b, c, d, e, &f, 0x4d2c6dfc, w2)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0x4d2c_6dfc, w2)
             w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
-            sha256Round(f, g, h, &a, b, c, d, &e, 0x53380d13, w3)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0x5338_0d13, w3)
             w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
-            sha256Round(e, f, g, &h, a, b, c, &d, 0x650a7354, w4)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x650a_7354, w4)
             w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
-            sha256Round(d, e, f, &g, h, a, b, &c, 0x766a0abb, w5)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0x766a_0abb, w5)
             w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
-            sha256Round(c, d, e, &f, g, h, a, &b, 0x81c2c92e, w6)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x81c2_c92e, w6)
             w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
-            sha256Round(b, c, d, &e, f, g, h, &a, 0x92722c85, w7)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0x9272_2c85, w7)
             w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
-            sha256Round(a, b, c, &d, e, f, g, &h, 0xa2bfe8a1, w8)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0xa2bf_e8a1, w8)
             w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
-            sha256Round(h, a, b, &c, d, e, f, &g, 0xa81a664b, w9)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0xa81a_664b, w9)
             w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
-            sha256Round(g, h, a, &b, c, d, e, &f, 0xc24b8b70, w10)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0xc24b_8b70, w10)
             w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
-            sha256Round(f, g, h, &a, b, c, d, &e, 0xc76c51a3, w11)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0xc76c_51a3, w11)
             w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
-            sha256Round(e, f, g, &h, a, b, c, &d, 0xd192e819, w12)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0xd192_e819, w12)
             w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
-            sha256Round(d, e, f, &g, h, a, b, &c, 0xd6990624, w13)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0xd699_0624, w13)
             w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
-            sha256Round(c, d, e, &f, g, h, a, &b, 0xf40e3585, w14)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0xf40e_3585, w14)
             w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
-            sha256Round(b, c, d, &e, f, g, h, &a, 0x106aa070, w15)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0x106a_a070, w15)
             w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
-            sha256Round(a, b, c, &d, e, f, g, &h, 0x19a4c116, w0)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0x19a4_c116, w0)
             w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
-            sha256Round(h, a, b, &c, d, e, f, &g, 0x1e376c08, w1)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0x1e37_6c08, w1)
             w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
-            sha256Round(g, h, a, &b, c, d, e, &f, 0x2748774c, w2)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0x2748_774c, w2)
             w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
-            sha256Round(f, g, h, &a, b, c, d, &e, 0x34b0bcb5, w3)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0x34b0_bcb5, w3)
             w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
-            sha256Round(e, f, g, &h, a, b, c, &d, 0x391c0cb3, w4)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x391c_0cb3, w4)
             w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
-            sha256Round(d, e, f, &g, h, a, b, &c, 0x4ed8aa4a, w5)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0x4ed8_aa4a, w5)
             w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
-            sha256Round(c, d, e, &f, g, h, a, &b, 0x5b9cca4f, w6)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0x5b9c_ca4f, w6)
             w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
-            sha256Round(b, c, d, &e, f, g, h, &a, 0x682e6ff3, w7)
+            sha256Round(b, c, d, &e, f, g, h, &a, 0x682e_6ff3, w7)
             w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
-            sha256Round(a, b, c, &d, e, f, g, &h, 0x748f82ee, w8)
+            sha256Round(a, b, c, &d, e, f, g, &h, 0x748f_82ee, w8)
             w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
-            sha256Round(h, a, b, &c, d, e, f, &g, 0x78a5636f, w9)
+            sha256Round(h, a, b, &c, d, e, f, &g, 0x78a5_636f, w9)
             w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
-            sha256Round(g, h, a, &b, c, d, e, &f, 0x84c87814, w10)
+            sha256Round(g, h, a, &b, c, d, e, &f, 0x84c8_7814, w10)
             w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
-            sha256Round(f, g, h, &a, b, c, d, &e, 0x8cc70208, w11)
+            sha256Round(f, g, h, &a, b, c, d, &e, 0x8cc7_0208, w11)
             w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
-            sha256Round(e, f, g, &h, a, b, c, &d, 0x90befffa, w12)
+            sha256Round(e, f, g, &h, a, b, c, &d, 0x90be_fffa, w12)
             w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
-            sha256Round(d, e, f, &g, h, a, b, &c, 0xa4506ceb, w13)
+            sha256Round(d, e, f, &g, h, a, b, &c, 0xa450_6ceb, w13)
             w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
-            sha256Round(c, d, e, &f, g, h, a, &b, 0xbef9a3f7, w14)
+            sha256Round(c, d, e, &f, g, h, a, &b, 0xbef9_a3f7, w14)
             w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
-            sha256Round(b, c, d, &e, f, g, h, &a, 0xc67178f2, w15)
-            a &+= a0; b &+= b0; c &+= c0; d &+= d0
-            e &+= e0; f &+= f0; g &+= g0; h &+= h0
+            sha256Round(b, c, d, &e, f, g, h, &a, 0xc671_78f2, w15)
+            a &+= a0
+            b &+= b0
+            c &+= c0
+            d &+= d0
+            e &+= e0
+            f &+= f0
+            g &+= g0
+            h &+= h0
             block += 64
         }
         state = SIMD8(a, b, c, d, e, f, g, h)
@@ -259,8 +271,10 @@ extension UInt32 {
 
 /// One round: `d` and `h` are the words it changes; the caller rotates the names.
 @inline(__always)
-private func sha256Round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
-                   _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ k: UInt32, _ w: UInt32) {
+private func sha256Round(
+    _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+    _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ k: UInt32, _ w: UInt32
+) {
     let sigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
     let choice = (e & f) ^ (~e & g)
     let temp1 = h &+ sigma1 &+ choice &+ k &+ w

@@ -66,7 +66,9 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
         func hash(into hasher: inout Hasher) {
             // All the bytes at once: one byte at a time costs a hasher call per byte.
-            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable {
+                hasher.combine(bytes: UnsafeRawBufferPointer($0))
+            }
             if hashed == nil { Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
         }
     }

@@ -44,7 +44,8 @@ public enum JSONValue: Sendable, Hashable {
     /// The number as an integer when it is whole and in range, or nil.
     public var intValue: Int? {
         guard case .number(let number) = self, number.rounded() == number,
-              number >= -9.0e15, number <= 9.0e15 else { return nil }
+            number >= -9.0e15, number <= 9.0e15
+        else { return nil }
         return Int(number)
     }
 
@@ -146,7 +147,8 @@ extension JSONValue {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
     /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
     /// A number.

@@ -88,8 +88,9 @@ public final class APIEngine: Sendable {
         var request = HTTPRequest(method: definition.httpMethod, url: url, headers: headers, body: body)
         if let signer = service.signer {
             // The query was built canonical: the signer need not decode and encode it again.
-            signer.sign(&request, timestamp: Int(now().timeIntervalSince1970), nonce: makeNonce(),
-                        canonicalQuery: canonicalQuery)
+            signer.sign(
+                &request, timestamp: Int(now().timeIntervalSince1970), nonce: makeNonce(),
+                canonicalQuery: canonicalQuery)
         }
         return request
     }
@@ -114,11 +115,15 @@ public final class APIEngine: Sendable {
         let message = json?[service.messageKey]?.stringValue
         guard (200..<300).contains(response.status) else {
             if let key = service.errorCodeKey, let code = json?[key]?.intValue,
-               service.signatureRejectedCodes.contains(code) {
+                service.signatureRejectedCodes.contains(code)
+            {
                 return (APIResult(kind: .signatureRejected, message: message ?? "signature rejected"), nil)
             }
-            return (APIResult(kind: .serverError(status: response.status),
-                              message: message ?? "the server answered \(response.status)"), nil)
+            return (
+                APIResult(
+                    kind: .serverError(status: response.status),
+                    message: message ?? "the server answered \(response.status)"), nil
+            )
         }
         if response.status == 204 || response.body.isEmpty {
             return (APIResult(kind: .noContent, message: "the server sent no content"), nil)

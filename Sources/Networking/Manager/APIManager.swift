@@ -108,8 +108,9 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
     private func start(page: Int, ignoringCache: Bool) -> Bool {
         let given = parameterSource?.parameters(for: self) ?? [:]
         guard let service = engine.services.service(named: api.serviceName) else {
-            report(APIResult(kind: .invalidParameters, message: "no service named \(api.serviceName)"),
-                   data: nil, call: Call(page: page, parameters: given, task: nil))
+            report(
+                APIResult(kind: .invalidParameters, message: "no service named \(api.serviceName)"),
+                data: nil, call: Call(page: page, parameters: given, task: nil))
             return true
         }
         var parameters = given
@@ -118,8 +119,9 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
             parameters[service.pageSizeKey] = String(pageSize)
         }
         if let problem = api.validateParameters(given) {
-            report(APIResult(kind: .invalidParameters, message: problem), data: nil,
-                   call: Call(page: page, parameters: parameters, task: nil))
+            report(
+                APIResult(kind: .invalidParameters, message: problem), data: nil,
+                call: Call(page: page, parameters: parameters, task: nil))
             return true
         }
         let interceptors = engine.interceptors + self.interceptors
@@ -151,11 +153,15 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
         // Encoded once, for the cache key and (with no common parameters) the request.
         let encoded = CanonicalParameters.encode(parameters)
         let cacheKey = ResponseCache.key(service: service.name, api: api.methodName, encodedParameters: encoded)
-        if !ignoringCache, let cached = engine.cache.response(for: cacheKey, policy: api.cachePolicy, now: engine.now()) {
+        if !ignoringCache, let cached = engine.cache.response(for: cacheKey, policy: api.cachePolicy, now: engine.now())
+        {
             for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
             guard let json = try? JSONValue(parsing: cached.body) else {
-                finishLater(id, APIResult(kind: .invalidResponse, message: "the cached response is not valid JSON",
-                                          isFromCache: true), data: nil)
+                finishLater(
+                    id,
+                    APIResult(
+                        kind: .invalidResponse, message: "the cached response is not valid JSON",
+                        isFromCache: true), data: nil)
                 return true
             }
             let (result, data) = engine.validated(json, definition: api, fromCache: true)

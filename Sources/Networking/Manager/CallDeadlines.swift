@@ -55,7 +55,8 @@ final class CallDeadlines: @unchecked Sendable {
     /// The number of calls still waiting for their deadline (finished ones not yet dropped
     /// included); for tests.
     var count: Int {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return pending.count - head
     }
 

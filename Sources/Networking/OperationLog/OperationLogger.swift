@@ -124,27 +124,32 @@ public final class InMemoryOperationLogStore: OperationLogStore, @unchecked Send
     public init() {}
 
     public func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry {
-        lock.lock(); defer { lock.unlock() }
-        let entry = OperationLogEntry(sequence: nextSequence, event: event, attributes: attributes, timestamp: timestamp)
+        lock.lock()
+        defer { lock.unlock() }
+        let entry = OperationLogEntry(
+            sequence: nextSequence, event: event, attributes: attributes, timestamp: timestamp)
         nextSequence += 1
         entries.append(entry)
         return entry
     }
 
     public func oldest(_ limit: Int) -> [OperationLogEntry] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return Array(entries.prefix(limit))
     }
 
     @discardableResult
     public func remove(_ sequences: Set<Int64>) -> Bool {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         entries.removeAll { sequences.contains($0.sequence) }
         return true
     }
 
     public var count: Int {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return entries.count
     }
 }

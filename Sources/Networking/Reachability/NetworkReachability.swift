@@ -18,7 +18,8 @@ public final class NetworkReachability: @unchecked Sendable {
 
     /// Whether requests may go out.
     public var isReachable: Bool {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return reachable
     }
 
@@ -35,10 +36,14 @@ public final class NetworkReachability: @unchecked Sendable {
     /// Calls `action` on every change until the returned token is cancelled.
     public func observe(_ action: @escaping @Sendable (Bool) -> Void) -> ReachabilityObservation {
         let id = UUID()
-        lock.lock(); observers[id] = action; lock.unlock()
+        lock.lock()
+        observers[id] = action
+        lock.unlock()
         return ReachabilityObservation { [weak self] in
             guard let self else { return }
-            self.lock.lock(); self.observers[id] = nil; self.lock.unlock()
+            self.lock.lock()
+            self.observers[id] = nil
+            self.lock.unlock()
         }
     }
 }

@@ -67,7 +67,8 @@ public struct APIService: Sendable {
         self.signer = signingSecret.map { RequestSigner(secret: $0) }
         let text = baseURL.absoluteString
         if baseURL.scheme != nil, baseURL.host() != nil, baseURL.query() == nil, baseURL.fragment() == nil,
-           baseURL.user() == nil, baseURL.password() == nil, !text.hasSuffix("//") {
+            baseURL.user() == nil, baseURL.password() == nil, !text.hasSuffix("//")
+        {
             self.baseText = text.hasSuffix("/") ? String(text.dropLast()) : text
         } else {
             self.baseText = nil
@@ -91,7 +92,9 @@ public struct APIService: Sendable {
             if let url = URL(string: text) { return url }
         }
         let url = methodName.split(separator: "/").reduce(baseURL) { $0.appendingPathComponent(String($1)) }
-        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url
+        }
         components.percentEncodedQuery = query
         return components.url ?? url
     }
@@ -114,7 +117,7 @@ public struct APIService: Sendable {
                 segmentIsDots = true
                 continue
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 segmentIsDots = false
             case UInt8(ascii: "."):
                 break
@@ -143,12 +146,15 @@ public final class ServiceRegistry: @unchecked Sendable {
 
     /// Adds or replaces `service`.
     public func register(_ service: APIService) {
-        lock.lock(); services[service.name] = service; lock.unlock()
+        lock.lock()
+        services[service.name] = service
+        lock.unlock()
     }
 
     /// The service named `name`, if registered.
     public func service(named name: String) -> APIService? {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return services[name]
     }
 }

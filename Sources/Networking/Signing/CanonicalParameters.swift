@@ -26,9 +26,14 @@ public enum CanonicalParameters {
     /// The canonical text of `parameters`.
     public static func encode(_ parameters: [String: String]) -> String {
         // Escaped as bytes, sorted as bytes, joined into one buffer: one String at the end.
-        let pairs = parameters.map { (key: escapedBytes(Array($0.key.utf8)), value: escapedBytes(Array($0.value.utf8))) }
-            .sorted { $0.key == $1.key ? $0.value.lexicographicallyPrecedes($1.value)
-                                       : $0.key.lexicographicallyPrecedes($1.key) }
+        let pairs = parameters.map {
+            (key: escapedBytes(Array($0.key.utf8)), value: escapedBytes(Array($0.value.utf8)))
+        }
+        .sorted {
+            $0.key == $1.key
+                ? $0.value.lexicographicallyPrecedes($1.value)
+                : $0.key.lexicographicallyPrecedes($1.key)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(pairs.reduce(0) { $0 + $1.key.count + $1.value.count + 2 })
         for (index, pair) in pairs.enumerated() {
@@ -54,7 +59,9 @@ public enum CanonicalParameters {
 
     /// Parses text from an untrusted peer: at most `maximumCount` fields (counted before
     /// anything is decoded), each name once, every escape valid.
-    public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, maximumCount: Int) throws(Problem) -> [String: String] {
+    public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, maximumCount: Int) throws(Problem) -> [String:
+        String]
+    {
         var fields = bytes.isEmpty ? 0 : 1
         for byte in bytes where byte == UInt8(ascii: "&") {
             fields += 1
@@ -64,7 +71,8 @@ public enum CanonicalParameters {
         var result: [String: String] = [:]
         for (rawKey, rawValue) in pairs(in: Array(bytes)) {
             guard let key = unescape(rawKey).flatMap({ String(validating: $0, as: UTF8.self) }),
-                  let value = unescape(rawValue).flatMap({ String(validating: $0, as: UTF8.self) }) else {
+                let value = unescape(rawValue).flatMap({ String(validating: $0, as: UTF8.self) })
+            else {
                 throw .badEscape
             }
             guard result.updateValue(value, forKey: key) == nil else { throw .repeatedName(key) }
@@ -84,10 +92,13 @@ public enum CanonicalParameters {
     }
 
     private static func join(_ pairs: [(String, String)]) -> String {
-        pairs.sorted { $0.0 == $1.0 ? Array($0.1.utf8).lexicographicallyPrecedes($1.1.utf8)
-                                    : Array($0.0.utf8).lexicographicallyPrecedes($1.0.utf8) }
-            .map { "\($0.0)=\($0.1)" }
-            .joined(separator: "&")
+        pairs.sorted {
+            $0.0 == $1.0
+                ? Array($0.1.utf8).lexicographicallyPrecedes($1.1.utf8)
+                : Array($0.0.utf8).lexicographicallyPrecedes($1.0.utf8)
+        }
+        .map { "\($0.0)=\($0.1)" }
+        .joined(separator: "&")
     }
 
     /// The raw `k=v` pieces of `&`-separated text; a piece without `=` has an empty value.
@@ -116,8 +127,8 @@ public enum CanonicalParameters {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.append(byte)
             default:
                 out.append(UInt8(ascii: "%"))
@@ -139,7 +150,8 @@ public enum CanonicalParameters {
                 out.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%") {
                 guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-                      let low = hexValue(bytes[index + 2]) else { return nil }
+                    let low = hexValue(bytes[index + 2])
+                else { return nil }
                 out.append(high << 4 | low)
                 index += 2
             } else {

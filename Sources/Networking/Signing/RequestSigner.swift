@@ -45,18 +45,24 @@ public struct RequestSigner: Sendable {
     /// `scheme, METHOD, path, canonical query, hex SHA-256 of the body, timestamp, nonce`.
     /// Nil when the URL's query holds a broken `%` escape.
     public static func signingText(for request: HTTPRequest, timestamp: Int, nonce: String) -> String? {
-        signingText(method: request.method.rawValue, target: request.url, bodyDigest: bodyDigest(of: request),
-                    timestamp: timestamp, nonce: nonce)
+        signingText(
+            method: request.method.rawValue, target: request.url, bodyDigest: bodyDigest(of: request),
+            timestamp: timestamp, nonce: nonce)
     }
 
-    static func signingText(method: String, target url: URL, bodyDigest: String, timestamp: Int, nonce: String) -> String? {
+    static func signingText(method: String, target url: URL, bodyDigest: String, timestamp: Int, nonce: String)
+        -> String?
+    {
         guard let query = CanonicalParameters.canonicalQuery(url.query(percentEncoded: true) ?? "") else { return nil }
-        return signingText(method: method, path: url.path(percentEncoded: true), canonicalQuery: query,
-                           bodyDigest: bodyDigest, timestamp: timestamp, nonce: nonce)
+        return signingText(
+            method: method, path: url.path(percentEncoded: true), canonicalQuery: query,
+            bodyDigest: bodyDigest, timestamp: timestamp, nonce: nonce)
     }
 
-    static func signingText(method: String, path: String, canonicalQuery: String, bodyDigest: String, timestamp: Int,
-                            nonce: String) -> String {
+    static func signingText(
+        method: String, path: String, canonicalQuery: String, bodyDigest: String, timestamp: Int,
+        nonce: String
+    ) -> String {
         [scheme, method, path.isEmpty ? "/" : path, canonicalQuery, bodyDigest, String(timestamp), nonce]
             .joined(separator: "\n")
     }
@@ -83,8 +89,9 @@ public struct RequestSigner: Sendable {
     /// Adds the three signature header fields to `request`, replacing any it had. Sign
     /// last: a change to the method, URL or body afterwards invalidates the signature.
     public func sign(_ request: inout HTTPRequest, timestamp: Int, nonce: String) {
-        sign(&request, timestamp: timestamp, nonce: nonce,
-             canonicalQuery: CanonicalParameters.canonicalQuery(request.url.query(percentEncoded: true) ?? ""))
+        sign(
+            &request, timestamp: timestamp, nonce: nonce,
+            canonicalQuery: CanonicalParameters.canonicalQuery(request.url.query(percentEncoded: true) ?? ""))
     }
 
     /// Signs `request` whose URL's query has `canonicalQuery` as its canonical form (nil
@@ -97,10 +104,12 @@ public struct RequestSigner: Sendable {
             }
         }
         // A URL with a broken escape is signed as is: the server refuses it either way.
-        let text = canonicalQuery.map {
-            Self.signingText(method: request.method.rawValue, path: request.url.path(percentEncoded: true),
-                             canonicalQuery: $0, bodyDigest: Self.bodyDigest(of: request), timestamp: timestamp, nonce: nonce)
-        } ?? ""
+        let text =
+            canonicalQuery.map {
+                Self.signingText(
+                    method: request.method.rawValue, path: request.url.path(percentEncoded: true),
+                    canonicalQuery: $0, bodyDigest: Self.bodyDigest(of: request), timestamp: timestamp, nonce: nonce)
+            } ?? ""
         request.headers[SignatureHeader.timestamp] = String(timestamp)
         request.headers[SignatureHeader.nonce] = nonce
         request.headers[SignatureHeader.signature] = signature(of: text)

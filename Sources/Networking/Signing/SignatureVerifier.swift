@@ -49,8 +49,9 @@ public final class SignatureVerifier: Sendable {
 
     /// Checks the signature headers of `request`; a valid request's nonce is spent.
     public func verify(_ request: HTTPRequest, now: Date) -> Verdict {
-        verify(method: request.method.rawValue, target: request.url, headers: request.headers,
-               bodyDigest: RequestSigner.bodyDigest(of: request), now: now)
+        verify(
+            method: request.method.rawValue, target: request.url, headers: request.headers,
+            bodyDigest: RequestSigner.bodyDigest(of: request), now: now)
     }
 
     func verify(method: String, target: URL, headers: [String: String], bodyDigest: String, now: Date) -> Verdict {
@@ -65,16 +66,20 @@ public final class SignatureVerifier: Sendable {
         }
         let (timestampText, nonce, signature) = (found[0], found[1], found[2])
         guard let timestampText, let timestamp = Int(timestampText),
-              let nonce, Self.isWellFormed(nonce: nonce),
-              let signature, let given = [UInt8](hexString: signature) else { return .missing }
+            let nonce, Self.isWellFormed(nonce: nonce),
+            let signature, let given = [UInt8](hexString: signature)
+        else { return .missing }
         // The timestamp comes from the request: no arithmetic on it may trap.
         let nowSeconds = Int(now.timeIntervalSince1970)
         let (age, overflow) = nowSeconds.subtractingReportingOverflow(timestamp)
         guard !overflow, age.magnitude <= UInt(maximumAge) else { return .stale }
-        guard let text = RequestSigner.signingText(method: method, target: target, bodyDigest: bodyDigest,
-                                                   timestamp: timestamp, nonce: nonce),
-              let expected = [UInt8](hexString: signer.signature(of: text)),
-              HMACSHA256.isEqual(given, expected) else { return .mismatch }
+        guard
+            let text = RequestSigner.signingText(
+                method: method, target: target, bodyDigest: bodyDigest,
+                timestamp: timestamp, nonce: nonce),
+            let expected = [UInt8](hexString: signer.signature(of: text)),
+            HMACSHA256.isEqual(given, expected)
+        else { return .mismatch }
         // Only a genuine request spends a nonce, so forgeries cannot fill the store. The
         // nonce must be remembered until its timestamp leaves the window.
         switch nonces.insert(nonce, expiringAt: timestamp + maximumAge, now: nowSeconds) {
@@ -89,16 +94,17 @@ public final class SignatureVerifier: Sendable {
     /// 1 to 128 characters of `A-Z a-z 0-9 - . _ ~`.
     static func isWellFormed(nonce: String) -> Bool {
         let bytes = nonce.utf8
-        return (1...128).contains(bytes.count) && bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                return true
-            default:
-                return false
+        return (1...128).contains(bytes.count)
+            && bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                    UInt8(ascii: "_"), UInt8(ascii: "~"):
+                    return true
+                default:
+                    return false
+                }
             }
-        }
     }
 }
 

@@ -30,8 +30,16 @@ public final class InProcessTransport: HTTPTransport, @unchecked Sendable {
 
     /// The delay before each response; can be changed at any time.
     public var latency: Duration {
-        get { lock.lock(); defer { lock.unlock() }; return latencyValue }
-        set { lock.lock(); latencyValue = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return latencyValue
+        }
+        set {
+            lock.lock()
+            latencyValue = newValue
+            lock.unlock()
+        }
     }
 
     public func send(
@@ -70,11 +78,14 @@ private final class InProcessTask: TransportTask, @unchecked Sendable {
     private var cancelled = false
 
     var isCancelled: Bool {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return cancelled
     }
 
     func cancel() {
-        lock.lock(); cancelled = true; lock.unlock()
+        lock.lock()
+        cancelled = true
+        lock.unlock()
     }
 }

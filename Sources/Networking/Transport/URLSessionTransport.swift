@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Real HTTP through `URLSession`.
@@ -24,8 +25,10 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.httpBody = request.body
-        urlRequest.timeoutInterval = max(0.001, Double(timeout.components.seconds)
-            + Double(timeout.components.attoseconds) / 1e18)
+        urlRequest.timeoutInterval = max(
+            0.001,
+            Double(timeout.components.seconds)
+                + Double(timeout.components.attoseconds) / 1e18)
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let limit = maximumBodySize
         let task = session.dataTask(with: urlRequest) { data, response, error in
@@ -58,7 +61,7 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         case NSURLErrorTimedOut: return .timeout
         case NSURLErrorCancelled: return .cancelled
         case NSURLErrorNotConnectedToInternet, NSURLErrorNetworkConnectionLost, NSURLErrorCannotConnectToHost,
-             NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+            NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
             return .noNetwork
         default: return .failed((error as NSError).localizedDescription)
         }
@@ -71,12 +74,12 @@ private struct URLSessionTask: TransportTask, @unchecked Sendable {
 
     func cancel() {
         #if canImport(FoundationNetworking)
-        // swift-corelibs-foundation traps when a task is cancelled while it completes
-        // ("Trying to access a behaviour for a task that in not in the registry", its
-        // issue 3296), so on Linux a cancelled request is abandoned instead: it ends by
-        // itself (at the latest at its timeout) and the manager drops its response.
+            // swift-corelibs-foundation traps when a task is cancelled while it completes
+            // ("Trying to access a behaviour for a task that in not in the registry", its
+            // issue 3296), so on Linux a cancelled request is abandoned instead: it ends by
+            // itself (at the latest at its timeout) and the manager drops its response.
         #else
-        task.cancel()
+            task.cancel()
         #endif
     }
 }

@@ -8,7 +8,7 @@ public final class OperationLogDataCenter: OperationLogStore, Sendable {
 
     /// The migrations this data center needs.
     public static let migrations = [
-        Migration("operation log") { try OperationLogEntryTable(database: $0).prepare() },
+        Migration("operation log") { try OperationLogEntryTable(database: $0).prepare() }
     ]
 
     /// A store in `database`.
@@ -18,8 +18,11 @@ public final class OperationLogDataCenter: OperationLogStore, Sendable {
 
     public func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry {
         let encoded = (try? JSONEncoder().encode(attributes)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        let sequence = (try? table.insert(["event": .text(event), "attributes": .text(encoded),
-                                           "timestamp": .real(timestamp.timeIntervalSince1970)])) ?? 0
+        let sequence =
+            (try? table.insert([
+                "event": .text(event), "attributes": .text(encoded),
+                "timestamp": .real(timestamp.timeIntervalSince1970),
+            ])) ?? 0
         return OperationLogEntry(sequence: sequence, event: event, attributes: attributes, timestamp: timestamp)
     }
 
@@ -30,10 +33,12 @@ public final class OperationLogDataCenter: OperationLogStore, Sendable {
             // A row that cannot be read still goes out (as "unreadable") so it is removed
             // with its batch instead of blocking every later batch.
             let event = row["event"]?.stringValue ?? "unreadable"
-            let attributes = row["attributes"]?.stringValue
+            let attributes =
+                row["attributes"]?.stringValue
                 .flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
-            return OperationLogEntry(sequence: sequence, event: event, attributes: attributes,
-                                     timestamp: Date(timeIntervalSince1970: row["timestamp"]?.doubleValue ?? 0))
+            return OperationLogEntry(
+                sequence: sequence, event: event, attributes: attributes,
+                timestamp: Date(timeIntervalSince1970: row["timestamp"]?.doubleValue ?? 0))
         }
     }
 

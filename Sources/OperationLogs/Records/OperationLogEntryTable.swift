@@ -5,6 +5,8 @@ struct OperationLogEntryTable: Table {
     let database: Database
     let name = "operation_log"
     let primaryKey = "sequence"
-    let columns = [Column("sequence", .integer), Column("event", .text, notNull: true),
-                   Column("attributes", .text, notNull: true), Column("timestamp", .real, notNull: true)]
+    let columns = [
+        Column("sequence", .integer), Column("event", .text, notNull: true),
+        Column("attributes", .text, notNull: true), Column("timestamp", .real, notNull: true),
+    ]
 }

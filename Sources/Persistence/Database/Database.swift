@@ -198,7 +198,9 @@ public final class Database: @unchecked Sendable {
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     /// Nested calls join the outer transaction.
     @discardableResult
-    public func transaction<Result>(_ kind: TransactionKind = .deferred, _ body: (Database) throws -> Result) throws -> Result {
+    public func transaction<Result>(_ kind: TransactionKind = .deferred, _ body: (Database) throws -> Result) throws
+        -> Result
+    {
         defer { publishChanges() }
         return try locked {
             if transactionDepth > 0 { return try savepoint(body) }
@@ -254,8 +256,9 @@ public final class Database: @unchecked Sendable {
 
     private func ensureNotAborted() throws {
         guard transactionAborted else { return }
-        throw DatabaseError(.sqlite(code: SQLITE_ABORT),
-                            "the transaction was rolled back by SQLite after an earlier error; nothing of it was kept")
+        throw DatabaseError(
+            .sqlite(code: SQLITE_ABORT),
+            "the transaction was rolled back by SQLite after an earlier error; nothing of it was kept")
     }
 
     /// Runs `body` holding the connection, counting the frames that hold it.
@@ -355,8 +358,10 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    private func record(_ operation: Int32, _ table: UnsafePointer<CChar>, _ rowID: Int64,
-                        in changes: inout [TableChange]) {
+    private func record(
+        _ operation: Int32, _ table: UnsafePointer<CChar>, _ rowID: Int64,
+        in changes: inout [TableChange]
+    ) {
         let length = strlen(table)
         var found: Int?
         for index in changes.indices.reversed() {
@@ -503,12 +508,15 @@ public final class Database: @unchecked Sendable {
         }
         // Reading the schema proves the file is a database before anything is written.
         do {
-            try Self.check(sqlite3_exec(opened, "SELECT count(*) FROM sqlite_master", nil, nil, nil), opened,
-                           context: mode == .readWrite ? "\(path) is not a usable SQLite database"
-                               : "\(path) is read-only and could not be read")
+            try Self.check(
+                sqlite3_exec(opened, "SELECT count(*) FROM sqlite_master", nil, nil, nil), opened,
+                context: mode == .readWrite
+                    ? "\(path) is not a usable SQLite database"
+                    : "\(path) is read-only and could not be read")
             if sqlite3_db_readonly(opened, "main") == 0 {
-                try Self.check(sqlite3_exec(opened, "PRAGMA journal_mode=WAL", nil, nil, nil), opened,
-                               context: "cannot use write-ahead logging for \(path)")
+                try Self.check(
+                    sqlite3_exec(opened, "PRAGMA journal_mode=WAL", nil, nil, nil), opened,
+                    context: "cannot use write-ahead logging for \(path)")
             }
             try Self.check(sqlite3_exec(opened, "PRAGMA foreign_keys=ON", nil, nil, nil), opened, context: path)
         } catch {
@@ -516,11 +524,13 @@ public final class Database: @unchecked Sendable {
             throw error
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_update_hook(opened, { context, operation, _, table, rowID in
-            guard let context, let table else { return }
-            let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
-            database.recordChange(operation: operation, table: table, rowID: rowID)
-        }, context)
+        sqlite3_update_hook(
+            opened,
+            { context, operation, _, table, rowID in
+                guard let context, let table else { return }
+                let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                database.recordChange(operation: operation, table: table, rowID: rowID)
+            }, context)
         handle = opened
         return opened
     }
@@ -618,12 +628,15 @@ public final class Database: @unchecked Sendable {
                     rows.append(Row(uniqueNames: columnNames, values: values))
                 } else {
                     var row = Row()
-                    for (index, name) in columnNames.enumerated() { row[name] = Self.value(of: statement, at: Int32(index)) }
+                    for (index, name) in columnNames.enumerated() {
+                        row[name] = Self.value(of: statement, at: Int32(index))
+                    }
                     rows.append(row)
                 }
             }
-            let execution = Execution(lastInsertRowID: sqlite3_last_insert_rowid(handle),
-                                      changes: Int(sqlite3_changes(handle)))
+            let execution = Execution(
+                lastInsertRowID: sqlite3_last_insert_rowid(handle),
+                changes: Int(sqlite3_changes(handle)))
             return (rows, execution)
         }
     }
@@ -644,8 +657,9 @@ public final class Database: @unchecked Sendable {
         }
         guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else {
             sqlite3_finalize(statement)
-            throw DatabaseError(.sqlite(code: SQLITE_MISUSE),
-                                "one statement at a time: \(Self.abbreviate(sql)) holds more than one")
+            throw DatabaseError(
+                .sqlite(code: SQLITE_MISUSE),
+                "one statement at a time: \(Self.abbreviate(sql)) holds more than one")
         }
         if statements.count >= 64, let victim = statements.first {
             victim.value.finalize()
@@ -656,12 +670,15 @@ public final class Database: @unchecked Sendable {
         return slot
     }
 
-    private func bind(positional: [SQLiteValue], named: [String: SQLiteValue]?, to statement: OpaquePointer, sql: String) throws {
+    private func bind(
+        positional: [SQLiteValue], named: [String: SQLiteValue]?, to statement: OpaquePointer, sql: String
+    ) throws {
         let expected = Int(sqlite3_bind_parameter_count(statement))
         if let named {
             for index in 1...max(1, expected) where index <= expected {
                 guard let rawName = sqlite3_bind_parameter_name(statement, Int32(index)) else {
-                    throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "\(Self.abbreviate(sql)) mixes ? and named parameters")
+                    throw DatabaseError(
+                        .sqlite(code: SQLITE_MISUSE), "\(Self.abbreviate(sql)) mixes ? and named parameters")
                 }
                 // Looked up by exact name (`:café` is not `:cafe\u{301}`), by scanning: a
                 // statement has a few parameters, and hashing every key would cost more.
@@ -669,23 +686,27 @@ public final class Database: @unchecked Sendable {
                 let length = strlen(name)
                 var found: SQLiteValue?
                 for (key, value) in named where key.utf8.count == length {
-                    let same = key.utf8.withContiguousStorageIfAvailable { bytes in
-                        bytes.baseAddress.map { memcmp($0, name, length) == 0 } ?? true
-                    } ?? ExactText.same(key, String(cString: name))
+                    let same =
+                        key.utf8.withContiguousStorageIfAvailable { bytes in
+                            bytes.baseAddress.map { memcmp($0, name, length) == 0 } ?? true
+                        } ?? ExactText.same(key, String(cString: name))
                     if same {
                         found = value
                         break
                     }
                 }
                 guard let value = found else {
-                    throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "no value for :\(String(cString: name)) in \(Self.abbreviate(sql))")
+                    throw DatabaseError(
+                        .sqlite(code: SQLITE_MISUSE),
+                        "no value for :\(String(cString: name)) in \(Self.abbreviate(sql))")
                 }
                 try bind(value, at: Int32(index), to: statement)
             }
         } else {
             guard positional.count == expected else {
-                throw DatabaseError(.sqlite(code: SQLITE_MISUSE),
-                                    "\(Self.abbreviate(sql)) takes \(expected) values, \(positional.count) given")
+                throw DatabaseError(
+                    .sqlite(code: SQLITE_MISUSE),
+                    "\(Self.abbreviate(sql)) takes \(expected) values, \(positional.count) given")
             }
             for (offset, value) in positional.enumerated() { try bind(value, at: Int32(offset + 1), to: statement) }
         }
@@ -699,7 +720,9 @@ public final class Database: @unchecked Sendable {
         case .real(let number):
             // SQLite has no NaN: it would quietly keep NULL instead.
             guard !number.isNaN else {
-                throw DatabaseError(.invalidRecord, "value \(index) is NaN, which SQLite cannot store (it would keep NULL); nothing was written")
+                throw DatabaseError(
+                    .invalidRecord,
+                    "value \(index) is NaN, which SQLite cannot store (it would keep NULL); nothing was written")
             }
             code = sqlite3_bind_double(statement, index, number)
         case .text(let text):
@@ -707,21 +730,29 @@ public final class Database: @unchecked Sendable {
             var utf8 = text
             if text.utf8.count > 4_096 { boundLargeValue = true }
             code = try utf8.withUTF8 { bytes -> Int32 in
-                guard bytes.count <= Int32.max else { throw DatabaseError(.invalidRecord, "text of \(bytes.count) bytes is too long") }
-                guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, csqlite_transient()) }
+                guard bytes.count <= Int32.max else {
+                    throw DatabaseError(.invalidRecord, "text of \(bytes.count) bytes is too long")
+                }
+                guard let base = bytes.baseAddress else {
+                    return sqlite3_bind_text(statement, index, "", 0, csqlite_transient())
+                }
                 return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
                     sqlite3_bind_text(statement, index, $0, Int32(bytes.count), csqlite_transient())
                 }
             }
         case .blob(let data):
-            guard data.count <= Int32.max else { throw DatabaseError(.invalidRecord, "a blob of \(data.count) bytes is too large") }
+            guard data.count <= Int32.max else {
+                throw DatabaseError(.invalidRecord, "a blob of \(data.count) bytes is too large")
+            }
             if data.count > 4_096 { boundLargeValue = true }
             code = data.withUnsafeBytes { bytes in
                 if bytes.count == 0 { return sqlite3_bind_zeroblob(statement, index, 0) }
                 return sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
             }
         }
-        guard code == SQLITE_OK else { throw Self.error(code: code, handle: nil, context: "cannot bind value \(index)") }
+        guard code == SQLITE_OK else {
+            throw Self.error(code: code, handle: nil, context: "cannot bind value \(index)")
+        }
     }
 
     private static func value(of statement: OpaquePointer, at index: Int32) -> SQLiteValue {
@@ -836,7 +867,9 @@ final class TableText {
         // Columns in byte order, so the same columns in any order give the same SQL text
         // (and reuse one prepared statement).
         let order = columns.indices.sorted { ExactText.precedes(columns[$0], columns[$1]) }
-        let sql = order.isEmpty ? "INSERT INTO \(quotedName) DEFAULT VALUES"
+        let sql =
+            order.isEmpty
+            ? "INSERT INTO \(quotedName) DEFAULT VALUES"
             : "INSERT INTO \(quotedName) (\(order.map { Database.quote(columns[$0]) }.joined(separator: ", "))) "
                 + "VALUES (\(order.map { _ in "?" }.joined(separator: ", ")))"
         let insert = Insert(columns: columns, sql: sql, order: order)
@@ -848,7 +881,8 @@ final class TableText {
     /// The query for the row whose `primaryKey` column holds one bound value.
     func find(primaryKey: String) -> FindByKey {
         if let findByKey, ExactText.same(findByKey.primaryKey, primaryKey) { return findByKey }
-        let find = FindByKey(primaryKey: primaryKey, sql: "SELECT * FROM \(quotedName) WHERE \(Database.quote(primaryKey)) = ?")
+        let find = FindByKey(
+            primaryKey: primaryKey, sql: "SELECT * FROM \(quotedName) WHERE \(Database.quote(primaryKey)) = ?")
         findByKey = find
         return find
     }
@@ -880,7 +914,9 @@ final class StatementSlot {
         let reprepared = sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0)
         if reprepared == namesReprepared { return names }
         names = (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
-        namesAreUnique = names.indices.allSatisfy { index in !names[..<index].contains { ExactText.same($0, names[index]) } }
+        namesAreUnique = names.indices.allSatisfy { index in
+            !names[..<index].contains { ExactText.same($0, names[index]) }
+        }
         namesReprepared = reprepared
         return names
     }

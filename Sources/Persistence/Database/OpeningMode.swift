@@ -1,9 +1,10 @@
 import CSQLite
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How a database file is opened, decided from the file and its folder.
@@ -38,7 +39,8 @@ enum OpeningMode: Equatable {
         let folderProtected = Self.isWriteProtected(folder)
         guard stat(path, &info) == 0 else {
             if folderProtected {
-                throw DatabaseError(.readOnly, "cannot create the database at \(path): the folder \(folder) is read-only")
+                throw DatabaseError(
+                    .readOnly, "cannot create the database at \(path): the folder \(folder) is read-only")
             }
             self = .readWrite
             return
@@ -68,8 +70,8 @@ enum OpeningMode: Equatable {
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
                 uri.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 uri += String(format: "%%%02X", byte)

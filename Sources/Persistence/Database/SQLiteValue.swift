@@ -54,7 +54,8 @@ public enum SQLiteValue: Sendable, Hashable {
 }
 
 extension SQLiteValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByNilLiteral, ExpressibleByBooleanLiteral {
+    ExpressibleByNilLiteral, ExpressibleByBooleanLiteral
+{
     /// Text.
     public init(stringLiteral value: String) { self = .text(value) }
     /// An integer.

@@ -44,7 +44,9 @@ public struct Migrator: Sendable {
     /// The identifiers of the migrations applied to `database`, in the order they were.
     public static func appliedMigrations(in database: Database) throws -> [String] {
         try ensureLedger(database)
-        return try database.fetch("SELECT name FROM schema_migrations ORDER BY version").compactMap { $0["name"]?.stringValue }
+        return try database.fetch("SELECT name FROM schema_migrations ORDER BY version").compactMap {
+            $0["name"]?.stringValue
+        }
     }
 
     /// Applies every migration not applied yet; returns the identifiers of those it applied.
@@ -73,13 +75,16 @@ public struct Migrator: Sendable {
                     }
                     // `version` only orders the ledger (databases made before migrations had
                     // names recorded numbers there, and their names are the identifiers).
-                    try database.execute("""
+                    try database.execute(
+                        """
                         INSERT INTO schema_migrations (version, name, applied_at)
                         VALUES ((SELECT COALESCE(MAX(version), 0) + 1 FROM schema_migrations), ?, ?)
                         """, [.text(migration.identifier), .real(Date().timeIntervalSince1970)])
                 }
             } catch {
-                let kept = done.isEmpty ? "none of this run's were applied"
+                let kept =
+                    done.isEmpty
+                    ? "none of this run's were applied"
                     : "those before it were applied: " + done.map { "\"\($0)\"" }.joined(separator: ", ")
                 throw DatabaseError(.migrationFailed, "migration \"\(migration.identifier)\" failed: \(error); \(kept)")
             }
@@ -89,7 +94,8 @@ public struct Migrator: Sendable {
     }
 
     private static func ensureLedger(_ database: Database) throws {
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)
             """)

@@ -67,11 +67,11 @@ public struct Row: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStr
         set {
             let index = index(of: column)
             switch (index, newValue) {
-            case let (index?, value?): values[index] = value
-            case let (index?, nil):
+            case (let index?, let value?): values[index] = value
+            case (let index?, nil):
                 names.remove(at: index)
                 values.remove(at: index)
-            case let (nil, value?):
+            case (nil, let value?):
                 names.append(column)
                 values.append(value)
             case (nil, nil): break
@@ -96,7 +96,9 @@ public struct Row: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStr
         guard lhs.names.count == rhs.names.count else { return false }
         // Names are unique within a row, so finding each of lhs's in rhs is set equality.
         for index in lhs.names.indices {
-            guard let other = rhs.index(of: lhs.names[index]), rhs.values[other] == lhs.values[index] else { return false }
+            guard let other = rhs.index(of: lhs.names[index]), rhs.values[other] == lhs.values[index] else {
+                return false
+            }
         }
         return true
     }

@@ -64,8 +64,11 @@ enum RowEncoder {
         mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.integer(Int64(value)), key) }
         mutating func encode(_ value: UInt64, forKey key: Key) throws {
             guard let stored = Int64(exactly: value) else {
-                throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key],
-                                                              debugDescription: "\(value) does not fit an SQLite integer"))
+                throw EncodingError.invalidValue(
+                    value,
+                    .init(
+                        codingPath: codingPath + [key],
+                        debugDescription: "\(value) does not fit an SQLite integer"))
             }
             set(.integer(stored), key)
         }
@@ -97,31 +100,63 @@ enum RowEncoder {
 
         // Nil is stored as NULL (the default would leave the column out, so an update
         // could never clear it).
-        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
-        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key) }
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+            try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
+        }
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
             try value.map { try encode($0, forKey: key) } ?? encodeNil(forKey: key)
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            storage.problem = "nested containers are not supported in a record (\(key.stringValue)); encode a Codable value"
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        {
+            storage.problem =
+                "nested containers are not supported in a record (\(key.stringValue)); encode a Codable value"
             return KeyedEncodingContainer(Keyed<NestedKey>(storage: Storage()))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            storage.problem = "nested containers are not supported in a record (\(key.stringValue)); encode a Codable value"
+            storage.problem =
+                "nested containers are not supported in a record (\(key.stringValue)); encode a Codable value"
             return DiscardingContainers.unkeyed()
         }
 
@@ -158,7 +193,9 @@ enum DiscardingContainers {
         var count = 0
         mutating func encodeNil() throws {}
         mutating func encode<T: Encodable>(_ value: T) throws {}
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+            NestedKey
+        > {
             KeyedEncodingContainer(RowEncoder.Keyed<NestedKey>(storage: RowEncoder.Storage()))
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { Discard() }
@@ -210,11 +247,13 @@ enum RowDecoder {
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "a row is keyed"))
+            throw DecodingError.typeMismatch(
+                [Any].self, .init(codingPath: codingPath, debugDescription: "a row is keyed"))
         }
 
         func singleValueContainer() throws -> any SingleValueDecodingContainer {
-            throw DecodingError.typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "a row is keyed"))
+            throw DecodingError.typeMismatch(
+                Any.self, .init(codingPath: codingPath, debugDescription: "a row is keyed"))
         }
     }
 
@@ -257,16 +296,36 @@ enum RowDecoder {
         func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
             try decodeIfPresent(Double.self, forKey: key).map { Float($0) }
         }
-        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decoded(key) { try integer(type, key, $0) } }
-        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decoded(key) { try integer(type, key, $0) } }
-        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decoded(key) { try integer(type, key, $0) } }
-        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decoded(key) { try integer(type, key, $0) } }
-        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decoded(key) { try integer(type, key, $0) } }
-        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decoded(key) { try integer(type, key, $0) } }
-        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decoded(key) { try integer(type, key, $0) } }
-        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decoded(key) { try integer(type, key, $0) } }
-        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decoded(key) { try integer(type, key, $0) } }
-        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decoded(key) { try integer(type, key, $0) } }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+            try decoded(key) { try integer(type, key, $0) }
+        }
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+            try decoded(key) { try integer(type, key, $0) }
+        }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+            try decoded(key) { try integer(type, key, $0) }
+        }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+            try decoded(key) { try integer(type, key, $0) }
+        }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+            try decoded(key) { try integer(type, key, $0) }
+        }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+            try decoded(key) { try integer(type, key, $0) }
+        }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+            try decoded(key) { try integer(type, key, $0) }
+        }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+            try decoded(key) { try integer(type, key, $0) }
+        }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+            try decoded(key) { try integer(type, key, $0) }
+        }
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+            try decoded(key) { try integer(type, key, $0) }
+        }
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard present(key) != nil else { return nil }
             return try decode(type, forKey: key)
@@ -274,14 +333,18 @@ enum RowDecoder {
 
         private func value(_ key: Key) throws -> SQLiteValue {
             guard let value = row.value(key.stringValue) else {
-                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no column \(key.stringValue)"))
+                throw DecodingError.keyNotFound(
+                    key, .init(codingPath: codingPath, debugDescription: "no column \(key.stringValue)"))
             }
             return value
         }
 
         private func mismatch<T>(_ type: T.Type, _ key: Key, _ value: SQLiteValue) -> DecodingError {
-            .typeMismatch(type, .init(codingPath: codingPath + [key],
-                                      debugDescription: "column \(key.stringValue) holds \(value), not \(type)"))
+            .typeMismatch(
+                type,
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription: "column \(key.stringValue) holds \(value), not \(type)"))
         }
 
         // Inlined so each integer type gets its own code: the generic `T(exactly:)` costs
@@ -293,7 +356,9 @@ enum RowDecoder {
 
         @inline(__always)
         private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key, _ stored: SQLiteValue) throws -> T {
-            guard let number = stored.int64Value, let result = T(exactly: number) else { throw mismatch(type, key, stored) }
+            guard let number = stored.int64Value, let result = T(exactly: number) else {
+                throw mismatch(type, key, stored)
+            }
             return result
         }
 
@@ -331,7 +396,9 @@ enum RowDecoder {
                 return Date(timeIntervalSince1970: seconds) as! T
             }
             if type == URL.self {
-                guard let text = stored.stringValue, let url = URL(string: text) else { throw mismatch(type, key, stored) }
+                guard let text = stored.stringValue, let url = URL(string: text) else {
+                    throw mismatch(type, key, stored)
+                }
                 return url as! T
             }
             // Raw-value enums and UUIDs are stored as plain values; other values as JSON.
@@ -350,7 +417,9 @@ enum RowDecoder {
             throw mismatch(type, key, stored)
         }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             throw mismatch([String: Any].self, key, (try? value(key)) ?? .null)
         }
 

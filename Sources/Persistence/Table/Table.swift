@@ -114,18 +114,21 @@ extension Table {
             }
             for column in columns {
                 guard let type = types[ExactText(column.name)] else {
-                    throw DatabaseError(.schemaMismatch,
-                                        "table \(name) in \(database.path) has no column \(column.name); migrate it first")
+                    throw DatabaseError(
+                        .schemaMismatch,
+                        "table \(name) in \(database.path) has no column \(column.name); migrate it first")
                 }
                 guard type == column.type.rawValue || type.isEmpty else {
-                    throw DatabaseError(.schemaMismatch,
-                                        "column \(name).\(column.name) is \(type), expected \(column.type.rawValue)")
+                    throw DatabaseError(
+                        .schemaMismatch,
+                        "column \(name).\(column.name) is \(type), expected \(column.type.rawValue)")
                 }
             }
             for index in indexes {
                 let unique = index.isUnique ? "UNIQUE " : ""
                 let list = index.columns.map(Database.quote).joined(separator: ", ")
-                try database.execute("CREATE \(unique)INDEX IF NOT EXISTS \(Database.quote(index.name)) ON \(quotedName) (\(list))")
+                try database.execute(
+                    "CREATE \(unique)INDEX IF NOT EXISTS \(Database.quote(index.name)) ON \(quotedName) (\(list))")
             }
         }
     }
@@ -164,12 +167,14 @@ extension Table {
             .map { "\(Database.quote($0)) = excluded.\(Database.quote($0))" }
         let conflict = uniqueKey.map(Database.quote).joined(separator: ", ")
         let action = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates.joined(separator: ", "))"
-        let sql = "INSERT INTO \(quotedName) (\(names.map(Database.quote).joined(separator: ", "))) "
+        let sql =
+            "INSERT INTO \(quotedName) (\(names.map(Database.quote).joined(separator: ", "))) "
             + "VALUES (\(names.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT (\(conflict)) \(action)"
         return try database.transaction(.immediate) { database in
             try database.execute(sql, names.map { row[$0] ?? .null })
             let key = uniqueKey.map { "\(Database.quote($0)) = ?" }.joined(separator: " AND ")
-            let found = try database.fetch("SELECT rowid AS rowid FROM \(quotedName) WHERE \(key)", uniqueKey.map { row[$0] ?? .null })
+            let found = try database.fetch(
+                "SELECT rowid AS rowid FROM \(quotedName) WHERE \(key)", uniqueKey.map { row[$0] ?? .null })
             return found.first?["rowid"]?.int64Value ?? 0
         }
     }
@@ -201,8 +206,10 @@ extension Table {
     }
 
     /// The first row matching `condition`, or nil.
-    public func first(where condition: String = "1", _ parameters: [String: SQLiteValue] = [:],
-                      orderBy ordering: String? = nil) throws -> Row? {
+    public func first(
+        where condition: String = "1", _ parameters: [String: SQLiteValue] = [:],
+        orderBy ordering: String? = nil
+    ) throws -> Row? {
         try find(where: condition, parameters, orderBy: ordering ?? Database.quote(primaryKey), limit: 1).first
     }
 
@@ -220,15 +227,17 @@ extension Table {
         try database.checkColumns([column], of: name)
         guard !values.isEmpty else { return [] }
         let marks = values.map { _ in "?" }.joined(separator: ", ")
-        return try database.fetch("SELECT * FROM \(quotedName) WHERE \(Database.quote(column)) IN (\(marks)) "
-                                  + "ORDER BY \(Database.quote(primaryKey))", values)
+        return try database.fetch(
+            "SELECT * FROM \(quotedName) WHERE \(Database.quote(column)) IN (\(marks)) "
+                + "ORDER BY \(Database.quote(primaryKey))", values)
     }
 
     // MARK: - Update and delete
 
     /// Sets `values` on the rows matching `condition`; returns how many changed.
     @discardableResult
-    public func update(_ values: Row, where condition: String, _ parameters: [String: SQLiteValue] = [:]) throws -> Int {
+    public func update(_ values: Row, where condition: String, _ parameters: [String: SQLiteValue] = [:]) throws -> Int
+    {
         try prepare()
         try validate(values)
         guard !values.isEmpty else { return 0 }
@@ -297,8 +306,9 @@ extension Table {
         for (index, value) in row.values.enumerated() {
             if case .real(let number) = value, number.isNaN {
                 let column = row.names[index]
-                throw DatabaseError(.invalidRecord,
-                                    "\(name).\(column) is NaN, which SQLite cannot store (it would keep NULL)")
+                throw DatabaseError(
+                    .invalidRecord,
+                    "\(name).\(column) is NaN, which SQLite cannot store (it would keep NULL)")
             }
         }
         try check(row)

@@ -27,7 +27,8 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
 
     private let executing = MutableProperty(false)
     private let isAllowed: Property<Bool>
-    private let work: @Sendable (Input, (any Actor)?, @escaping @Sendable (Result<Output, any Error>) -> Void) -> Disposable?
+    private let work:
+        @Sendable (Input, (any Actor)?, @escaping @Sendable (Result<Output, any Error>) -> Void) -> Disposable?
     private let valuesInput: Signal<Output>.Input
     private let errorsInput: Signal<any Error>.Input
     private let lock = SpinLock()
@@ -45,10 +46,12 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         enabledIf isAllowed: Property<Bool> = Property(value: true),
         execute: @escaping @Sendable (Input, @escaping @Sendable (Result<Output, any Error>) -> Void) -> Void
     ) {
-        self.init(enabledIf: isAllowed, work: { input, _, done in
-            execute(input, done)
-            return nil
-        })
+        self.init(
+            enabledIf: isAllowed,
+            work: { input, _, done in
+                execute(input, done)
+                return nil
+            })
     }
 
     /// Creates an action whose runs are tasks running `execute`; `cancel()` cancels the
@@ -60,12 +63,14 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         enabledIf isAllowed: Property<Bool> = Property(value: true),
         execute: @escaping @Sendable (Input) async throws -> Output
     ) {
-        self.init(enabledIf: isAllowed, work: { input, isolation, done in
-            let task = Task {
-                await Self.run(execute, with: input, endingOn: isolation, done: done)
-            }
-            return AnyDisposable { task.cancel() }
-        })
+        self.init(
+            enabledIf: isAllowed,
+            work: { input, isolation, done in
+                let task = Task {
+                    await Self.run(execute, with: input, endingOn: isolation, done: done)
+                }
+                return AnyDisposable { task.cancel() }
+            })
     }
 
     /// Runs `execute` and reports its result on `isolation`, the actor that applied the run.
@@ -80,7 +85,9 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
 
     private init(
         enabledIf isAllowed: Property<Bool>,
-        work: @escaping @Sendable (Input, (any Actor)?, @escaping @Sendable (Result<Output, any Error>) -> Void) -> Disposable?
+        work:
+            @escaping @Sendable (Input, (any Actor)?, @escaping @Sendable (Result<Output, any Error>) -> Void) ->
+            Disposable?
     ) {
         self.isAllowed = isAllowed
         self.work = work

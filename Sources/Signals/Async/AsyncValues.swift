@@ -8,10 +8,11 @@ extension Signal where Value: Sendable {
     /// ```
     public var values: AsyncStream<Value> {
         AsyncStream { continuation in
-            let observation = core.add(ClosureObserver(
-                onValue: { continuation.yield($0) },
-                onCompleted: { continuation.finish() }
-            ))
+            let observation = core.add(
+                ClosureObserver(
+                    onValue: { continuation.yield($0) },
+                    onCompleted: { continuation.finish() }
+                ))
             continuation.onTermination = { _ in observation.dispose() }
         }
     }
@@ -22,10 +23,11 @@ extension Property where Value: Sendable {
     /// property completes (when a ``MutableProperty`` is freed).
     public var values: AsyncStream<Value> {
         AsyncStream { continuation in
-            let observation = node.core.addObservingCommitted(ClosureObserver(
-                onValue: { if case .changed(let value) = $0 { continuation.yield(value) } },
-                onCompleted: { continuation.finish() }
-            ))
+            let observation = node.core.addObservingCommitted(
+                ClosureObserver(
+                    onValue: { if case .changed(let value) = $0 { continuation.yield(value) } },
+                    onCompleted: { continuation.finish() }
+                ))
             continuation.onTermination = { _ in observation.dispose() }
         }
     }

@@ -92,10 +92,11 @@ extension MutableProperty {
     public static func <~ (property: MutableProperty<Value>, source: Signal<Value>) -> Disposable {
         let target = WeakReference(property)
         let observer = Unowned<Observer<Value>>()
-        let made = ClosureObserver<Value>(onValue: { value in
-            guard let property = target.object else { return observer.object?.dispose() ?? () }
-            property.value = value
-        }, onCompleted: nil)
+        let made = ClosureObserver<Value>(
+            onValue: { value in
+                guard let property = target.object else { return observer.object?.dispose() ?? () }
+                property.value = value
+            }, onCompleted: nil)
         observer.object = made
         return source.core.add(made)
     }
@@ -106,11 +107,12 @@ extension MutableProperty {
     public static func <~ (property: MutableProperty<Value>, source: Property<Value>) -> Disposable {
         let target = WeakReference(property)
         let observer = Unowned<Observer<Change<Value>>>()
-        let made = ClosureObserver<Change<Value>>(onValue: { change in
-            guard case .changed(let value) = change else { return }
-            guard let property = target.object else { return observer.object?.dispose() ?? () }
-            property.value = value
-        }, onCompleted: nil)
+        let made = ClosureObserver<Change<Value>>(
+            onValue: { change in
+                guard case .changed(let value) = change else { return }
+                guard let property = target.object else { return observer.object?.dispose() ?? () }
+                property.value = value
+            }, onCompleted: nil)
         observer.object = made
         return source.node.core.addObservingCommitted(made)
     }
@@ -151,8 +153,14 @@ private final class EchoCounter: @unchecked Sendable {
     func copy(from side: Side, _ set: () -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        if side == .left, left > 0 { left -= 1; return }
-        if side == .right, right > 0 { right -= 1; return }
+        if side == .left, left > 0 {
+            left -= 1
+            return
+        }
+        if side == .right, right > 0 {
+            right -= 1
+            return
+        }
         if side == .left { right += 1 } else { left += 1 }
         set()
     }

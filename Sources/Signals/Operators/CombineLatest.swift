@@ -34,10 +34,12 @@ extension Signal {
                 }
                 if let a = latestFirst.value, let b = latestSecond.value { output.emit((a, b)) }
             }
-            first.forward(to: output, value: { output.serialize(.left($0), step) },
-                          completed: { output.serialize(.leftCompleted, step) })
-            second.forward(to: output, value: { output.serialize(.right($0), step) },
-                           completed: { output.serialize(.rightCompleted, step) })
+            first.forward(
+                to: output, value: { output.serialize(.left($0), step) },
+                completed: { output.serialize(.leftCompleted, step) })
+            second.forward(
+                to: output, value: { output.serialize(.right($0), step) },
+                completed: { output.serialize(.rightCompleted, step) })
         }
     }
 }
@@ -83,8 +85,9 @@ extension Signal {
         func attach<Input: Sendable>(_ signal: Signal<Input>) {
             let index = count
             count += 1
-            signal.forward(to: output, value: { output.serialize(.value(index, $0), step) },
-                           completed: { output.serialize(.completed(index), step) })
+            signal.forward(
+                to: output, value: { output.serialize(.value(index, $0), step) },
+                completed: { output.serialize(.completed(index), step) })
         }
         attach(first)
         for other in repeat each others { attach(other) }

@@ -2,13 +2,16 @@ extension Signal {
     /// Maps each value to a signal and forwards the values of the newest one only; the
     /// previous inner signal is unsubscribed as soon as a new value arrives. Completes
     /// when this signal and the current inner signal have both completed.
-    public func flatMapLatest<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Signal<Output>) -> Signal<Output> {
+    public func flatMapLatest<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Signal<Output>) -> Signal<
+        Output
+    > {
         derived { output in
             let state = FlatMapLatestState(output: output, transform: transform)
             output.addUpstream(state.inner)
             let step = state.step
-            forward(to: output, value: { output.serialize(.outer($0), step) },
-                    completed: { output.serialize(.outerCompleted, step) })
+            forward(
+                to: output, value: { output.serialize(.outer($0), step) },
+                completed: { output.serialize(.outerCompleted, step) })
         }
     }
 }
@@ -47,10 +50,12 @@ private final class FlatMapLatestState<Value: Sendable, Output: Sendable>: @unch
             let signal = transform(value)
             inner.replace(with: nil)
             let output = self.output
-            inner.replace(with: signal.core.add(ForwardObserver<Output>(
-                onValue: { output.serialize(.inner(id, $0), self.step) },
-                onCompleted: { output.serialize(.innerCompleted(id), self.step) }
-            )))
+            inner.replace(
+                with: signal.core.add(
+                    ForwardObserver<Output>(
+                        onValue: { output.serialize(.inner(id, $0), self.step) },
+                        onCompleted: { output.serialize(.innerCompleted(id), self.step) }
+                    )))
         case .outerCompleted:
             outerDone = true
         case .inner(let id, let value):

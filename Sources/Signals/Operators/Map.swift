@@ -3,8 +3,9 @@ extension Signal {
     @inlinable
     public func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Signal<Output> {
         derivedInDelivery { output in
-            forward(to: output, value: { output.sendInDelivery(transform($0)) },
-                    carryingPrefix: { output.prefix = transform($0) })
+            forward(
+                to: output, value: { output.sendInDelivery(transform($0)) },
+                carryingPrefix: { output.prefix = transform($0) })
         }
     }
 
@@ -12,8 +13,9 @@ extension Signal {
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
         derivedInDelivery { output in
-            forward(to: output, value: { if isIncluded($0) { output.sendInDelivery($0) } },
-                    carryingPrefix: { if isIncluded($0) { output.prefix = $0 } })
+            forward(
+                to: output, value: { if isIncluded($0) { output.sendInDelivery($0) } },
+                carryingPrefix: { if isIncluded($0) { output.prefix = $0 } })
         }
     }
 
@@ -21,8 +23,9 @@ extension Signal {
     @inlinable
     public func compactMap<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output?) -> Signal<Output> {
         derivedInDelivery { output in
-            forward(to: output, value: { if let mapped = transform($0) { output.sendInDelivery(mapped) } },
-                    carryingPrefix: { output.prefix = transform($0) })
+            forward(
+                to: output, value: { if let mapped = transform($0) { output.sendInDelivery(mapped) } },
+                carryingPrefix: { output.prefix = transform($0) })
         }
     }
 }

@@ -20,9 +20,11 @@ extension Signal {
         }
         let remaining = CompletionCounter(signals.count)
         for signal in signals {
-            signal.forward(to: output, value: { output.send($0) }, completed: {
-                if remaining.completeOne() { output.sendCompleted() }
-            })
+            signal.forward(
+                to: output, value: { output.send($0) },
+                completed: {
+                    if remaining.completeOne() { output.sendCompleted() }
+                })
         }
         return merged
     }

@@ -9,10 +9,12 @@ extension Signal {
     ) -> Signal<Result> {
         derivedInDelivery { output in
             let accumulated = StateCell(initial)
-            forward(to: output, value: { value in
-                accumulated.value = combine(accumulated.value, value)
-                output.sendInDelivery(accumulated.value)
-            })
+            forward(
+                to: output,
+                value: { value in
+                    accumulated.value = combine(accumulated.value, value)
+                    output.sendInDelivery(accumulated.value)
+                })
         }
     }
 }

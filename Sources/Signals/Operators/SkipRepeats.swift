@@ -4,14 +4,17 @@ extension Signal {
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal<Value> {
         derived { output in
             let previous = StateCell<Value?>(nil)
-            forward(to: output, value: { value in
-                if let last = previous.value, isEquivalent(last, value) { return }
-                previous.value = value
-                output.send(value)
-            }, carryingPrefix: { value in
-                output.prefix = value
-                previous.value = value
-            })
+            forward(
+                to: output,
+                value: { value in
+                    if let last = previous.value, isEquivalent(last, value) { return }
+                    previous.value = value
+                    output.send(value)
+                },
+                carryingPrefix: { value in
+                    output.prefix = value
+                    previous.value = value
+                })
         }
     }
 }

@@ -7,12 +7,14 @@ extension Signal {
                 return
             }
             let remaining = StateCell(count)
-            forward(to: output, value: { value in
-                guard remaining.value > 0 else { return }
-                remaining.value -= 1
-                output.send(value)
-                if remaining.value == 0 { output.sendCompleted() }
-            })
+            forward(
+                to: output,
+                value: { value in
+                    guard remaining.value > 0 else { return }
+                    remaining.value -= 1
+                    output.send(value)
+                    if remaining.value == 0 { output.sendCompleted() }
+                })
         }
     }
 
@@ -20,13 +22,15 @@ extension Signal {
     public func skip(first count: Int) -> Signal<Value> {
         derived { output in
             let skipped = StateCell(0)
-            forward(to: output, value: { value in
-                if skipped.value < count {
-                    skipped.value += 1
-                    return
-                }
-                output.send(value)
-            })
+            forward(
+                to: output,
+                value: { value in
+                    if skipped.value < count {
+                        skipped.value += 1
+                        return
+                    }
+                    output.send(value)
+                })
         }
     }
 

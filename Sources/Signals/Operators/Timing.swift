@@ -5,8 +5,9 @@ extension Signal {
     /// no one.
     public func observe(on scheduler: Scheduler) -> Signal<Value> {
         derived { output in
-            forward(to: output, value: { value in scheduler.schedule { output.send(value) } },
-                    completed: { scheduler.schedule { output.sendCompleted() } })
+            forward(
+                to: output, value: { value in scheduler.schedule { output.send(value) } },
+                completed: { scheduler.schedule { output.sendCompleted() } })
         }
     }
 
@@ -16,11 +17,14 @@ extension Signal {
     /// no one.
     public func delay(_ interval: Duration, on scheduler: Scheduler) -> Signal<Value> {
         derived { output in
-            forward(to: output, value: { value in
-                scheduler.schedule(after: interval) { output.send(value) }
-            }, completed: {
-                scheduler.schedule(after: interval) { output.sendCompleted() }
-            })
+            forward(
+                to: output,
+                value: { value in
+                    scheduler.schedule(after: interval) { output.send(value) }
+                },
+                completed: {
+                    scheduler.schedule(after: interval) { output.sendCompleted() }
+                })
         }
     }
 

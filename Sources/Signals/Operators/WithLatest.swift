@@ -13,8 +13,9 @@ extension Signal {
                 }
             }
             sampled.forward(to: output, value: { output.serialize(.right($0), step) }, completed: {})
-            forward(to: output, value: { output.serialize(.left($0), step) },
-                    completed: { output.serialize(.leftCompleted, step) })
+            forward(
+                to: output, value: { output.serialize(.left($0), step) },
+                completed: { output.serialize(.leftCompleted, step) })
         }
     }
 

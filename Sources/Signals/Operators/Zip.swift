@@ -24,10 +24,12 @@ extension Signal {
                     output.emitCompleted()
                 }
             }
-            first.forward(to: output, value: { output.serialize(.left($0), step) },
-                          completed: { output.serialize(.leftCompleted, step) })
-            second.forward(to: output, value: { output.serialize(.right($0), step) },
-                           completed: { output.serialize(.rightCompleted, step) })
+            first.forward(
+                to: output, value: { output.serialize(.left($0), step) },
+                completed: { output.serialize(.leftCompleted, step) })
+            second.forward(
+                to: output, value: { output.serialize(.right($0), step) },
+                completed: { output.serialize(.rightCompleted, step) })
         }
     }
 }

@@ -43,10 +43,11 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
     /// Registers an observer that gets the current value first, then every change.
     @inlinable
     func observe(_ action: @escaping @Sendable (Value) -> Void) -> Observer<Change<Value>> {
-        core.addObservingCommitted(ClosureObserver(
-            onValue: { if case .changed(let value) = $0 { action(value) } },
-            onCompleted: nil
-        ))
+        core.addObservingCommitted(
+            ClosureObserver(
+                onValue: { if case .changed(let value) = $0 { action(value) } },
+                onCompleted: nil
+            ))
     }
 }
 
@@ -126,10 +127,12 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// ```
     @discardableResult
     public func observeOnMainActor(_ action: @escaping @MainActor (Value) -> Void) -> Disposable {
-        node.core.addObservingCommitted(MainActorObserver<Change<Value>, Value>(extract: { change in
-            if case .changed(let value) = change { return value }
-            return nil
-        }, action))
+        node.core.addObservingCommitted(
+            MainActorObserver<Change<Value>, Value>(
+                extract: { change in
+                    if case .changed(let value) = change { return value }
+                    return nil
+                }, action))
     }
 }
 

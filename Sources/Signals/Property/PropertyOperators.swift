@@ -29,24 +29,26 @@ extension Property {
         let derived = PropertyNode<Output>(read: { transform(source.read()) })
         let output = derived.core
         let last = StateCell<Output?>(isEquivalent == nil ? nil : derived.read())
-        source.core.forward(to: output, value: { change in
-            switch change {
-            case .invalidate:
-                output.send(.invalidate)
-            case .changed(let value):
-                let mapped = transform(value)
-                if let isEquivalent, let previous = last.value {
-                    if isEquivalent(previous, mapped) {
-                        output.send(.unchanged)
-                        return
+        source.core.forward(
+            to: output,
+            value: { change in
+                switch change {
+                case .invalidate:
+                    output.send(.invalidate)
+                case .changed(let value):
+                    let mapped = transform(value)
+                    if let isEquivalent, let previous = last.value {
+                        if isEquivalent(previous, mapped) {
+                            output.send(.unchanged)
+                            return
+                        }
+                        last.value = mapped
                     }
-                    last.value = mapped
+                    output.send(.changed(mapped), committing: true)
+                case .unchanged:
+                    output.send(.unchanged)
                 }
-                output.send(.changed(mapped), committing: true)
-            case .unchanged:
-                output.send(.unchanged)
-            }
-        })
+            })
         return Property<Output>(node: derived, sources: [self])
     }
 
@@ -145,13 +147,15 @@ extension Property {
         func attach<Input: Sendable>(_ core: SignalCore<Change<Input>>) {
             let input = index
             index += 1
-            core.forward(to: output, value: { change in
-                switch change {
-                case .invalidate: output.serialize(.invalidate, step)
-                case .changed(let value): output.serialize(.changed(input, value), step)
-                case .unchanged: output.serialize(.unchanged, step)
-                }
-            }, completed: { output.serialize(.completed, step) })
+            core.forward(
+                to: output,
+                value: { change in
+                    switch change {
+                    case .invalidate: output.serialize(.invalidate, step)
+                    case .changed(let value): output.serialize(.changed(input, value), step)
+                    case .unchanged: output.serialize(.unchanged, step)
+                    }
+                }, completed: { output.serialize(.completed, step) })
         }
         attach(first.node.core)
         for other in repeat each others { attach(other.node.core) }
@@ -208,7 +212,7 @@ final class FollowerSetup<Value: Sendable>: @unchecked Sendable {
             swap(&replaced, &latest)
             return nil
         }
-        withExtendedLifetime(replaced) {}   // released after unlocking
+        withExtendedLifetime(replaced) {} // released after unlocking
         return target
     }
 
@@ -222,7 +226,7 @@ final class FollowerSetup<Value: Sendable>: @unchecked Sendable {
             follower = made
             return made
         }
-        withExtendedLifetime(kept) {}   // released after unlocking
+        withExtendedLifetime(kept) {} // released after unlocking
         return made
     }
 }

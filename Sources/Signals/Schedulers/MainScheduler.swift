@@ -28,7 +28,8 @@ public final class MainScheduler: Scheduler {
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
         let task = ScheduledAction(action)
         if MainQueue.isCurrent,
-           queued.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            queued.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+        {
             run(task)
         } else {
             queued.add(1, ordering: .acquiringAndReleasing)

@@ -72,7 +72,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         while true {
             let next: Entry? = lock.withLock {
                 guard let index = entries.indices.min(by: { earlier(entries[$0], entries[$1]) }),
-                      target.map({ entries[index].time <= $0 }) ?? true else { return nil }
+                    target.map({ entries[index].time <= $0 }) ?? true
+                else { return nil }
                 let entry = entries.remove(at: index)
                 current = max(current, entry.time)
                 return entry

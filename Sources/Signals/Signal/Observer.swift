@@ -1,5 +1,5 @@
-import Synchronization
 import Dispatch
+import Synchronization
 
 /// One registration on a `SignalCore`, and the ``Disposable`` handed out for it.
 ///
@@ -175,7 +175,8 @@ final class MainActorObserver<Value, Payload: Sendable>: Observer<Value>, @unche
     override func receive(_ event: Value) {
         guard let value = extract(event) else { return }
         if MainQueue.isCurrent,
-           queued.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            queued.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+        {
             run(value)
         } else {
             queued.add(1, ordering: .acquiringAndReleasing)

@@ -151,7 +151,8 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     /// The elements of `snapshot`, read by `emit` without retaining the array or its
     /// observers: `snapshot` owns them, and its storage is never changed in place, only
     /// replaced (which sets this again).
-    @usableFromInline @exclusivity(unchecked) var snapshotElements = UnsafeBufferPointer<Observer<Value>>(start: nil, count: 0)
+    @usableFromInline @exclusivity(unchecked) var snapshotElements = UnsafeBufferPointer<Observer<Value>>(
+        start: nil, count: 0)
     /// Bumped whenever `observers` changes, so an unchanged list is not copied per delivery.
     @usableFromInline @exclusivity(unchecked) var observersVersion = 0
     @usableFromInline @exclusivity(unchecked) var snapshotVersion = -1
