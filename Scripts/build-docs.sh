@@ -8,15 +8,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 modules=(Signals SignalsTesting Networking Persistence Mediator)
-docc=$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v swift)")")/docc")
 output=.build/docs
+command -v python3 >/dev/null || { echo "build-docs: python3 is needed to count documented symbols" >&2; exit 1; }
+# The toolchain's docc: on PATH, beside the swift driver, or through Xcode.
+docc=$(command -v docc || true)
+[ -n "$docc" ] || docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
+[ -x "$docc" ] || docc=$(xcrun --find docc 2>/dev/null || true)
+[ -x "$docc" ] || { echo "build-docs: docc was not found (it ships with the Swift toolchain)" >&2; exit 1; }
 
 # Public symbol graphs of every module (SwiftPM's own command, no plugin).
 log=$(mktemp)
-swift package dump-symbol-graph --minimum-access-level public 2>&1 | tee "$log" | grep -v "^-- Emitting" || true
+if ! swift package dump-symbol-graph --minimum-access-level public >"$log" 2>&1; then
+    cat "$log"
+    echo "build-docs: the symbol graphs could not be made" >&2
+    exit 1
+fi
 graphs=$(sed -n 's/^Files written to //p' "$log")
-if [ -z "$graphs" ] || [ ! -d "$graphs" ]; then
-    echo "build-docs: no symbol graphs were written" >&2
+if [ -z "$graphs" ] || [ ! -d "$graphs" ] || grep -q "error:" "$log"; then
+    cat "$log"
+    echo "build-docs: the symbol graphs could not be made" >&2
     exit 1
 fi
 
@@ -26,7 +36,10 @@ status=0
 for module in "${modules[@]}"; do
     # Each site sees its own module's graphs only (its extensions of others included).
     module_graphs=$(mktemp -d)
-    cp "$graphs/$module.symbols.json" "$module_graphs/"
+    if ! cp "$graphs/$module.symbols.json" "$module_graphs/"; then
+        echo "build-docs: no symbol graph for $module" >&2
+        exit 1
+    fi
     cp "$graphs/$module"@*.symbols.json "$module_graphs/" 2>/dev/null || true
     lowercased=$(echo "$module" | tr '[:upper:]' '[:lower:]')
     echo "== $module"

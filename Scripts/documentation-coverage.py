@@ -15,7 +15,7 @@ import sys
 
 
 def coverage(folder, module):
-    seen, undocumented = set(), []
+    seen, undocumented, inherited = set(), [], []
     for path in sorted(glob.glob(os.path.join(folder, "*.symbols.json"))):
         # `Module.symbols.json` and `Module@Other.symbols.json` (extensions of other
         # modules' types) are the module's own.
@@ -30,23 +30,27 @@ def coverage(folder, module):
             if "::SYNTHESIZED::" in identifier:
                 continue  # made by the compiler (Equatable's ==, Codable's init), never written
             seen.add(identifier)
-            lines = (symbol.get("docComment") or {}).get("lines", [])
-            if not any(line["text"].strip() for line in lines):
-                undocumented.append(".".join(symbol["pathComponents"]) + " (" + symbol["kind"]["displayName"] + ")")
-    return len(seen), sorted(undocumented)
+            comment = symbol.get("docComment") or {}
+            name = ".".join(symbol["pathComponents"]) + " (" + symbol["kind"]["displayName"] + ")"
+            if not any(line["text"].strip() for line in comment.get("lines", [])):
+                undocumented.append(name)
+            elif comment.get("module") not in (None, module):
+                inherited.append(name)  # the comment of a requirement in another module
+    return len(seen), sorted(undocumented), sorted(inherited)
 
 
 def main():
     folder, failed = sys.argv[1], False
     for argument in sys.argv[2:]:
         module, _, required = argument.partition(":")
-        total, undocumented = coverage(folder, module)
+        total, undocumented, inherited = coverage(folder, module)
         if total == 0:
             print(f"{module}: no public symbols found in {folder}")
             failed = True
             continue
         share = 100.0 * (total - len(undocumented)) / total
-        print(f"{module}: {total - len(undocumented)} of {total} public symbols documented ({share:.1f}%)")
+        print(f"{module}: {total - len(undocumented)} of {total} public symbols documented ({share:.1f}%)"
+              + (f", {len(inherited)} of them by the comment of a requirement they implement" if inherited else ""))
         for name in undocumented:
             print(f"    undocumented: {name}")
         if required and share < float(required):

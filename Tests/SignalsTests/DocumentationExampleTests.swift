@@ -8,20 +8,26 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The Swift code blocks of a Markdown text.
+    /// The Swift code blocks of a Markdown text: fenced with backticks or tildes, the
+    /// language in any case. A block left open is an issue.
     static func codeBlocks(in text: String) -> [String] {
         var blocks: [String] = []
-        var current: [Substring]?
+        var open: (fence: String, isSwift: Bool, lines: [Substring])?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line == "```swift" {
-                current = []
-            } else if current != nil, line == "```" {
-                blocks.append(current!.joined(separator: "\n"))
-                current = nil
-            } else {
-                current?.append(line)
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if let block = open {
+                if trimmed == block.fence {
+                    if block.isSwift { blocks.append(block.lines.joined(separator: "\n")) }
+                    open = nil
+                } else {
+                    open?.lines.append(line)
+                }
+            } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                let language = trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces).lowercased()
+                open = (String(trimmed.prefix(3)), language.hasPrefix("swift"), [])
             }
         }
+        if open != nil { Issue.record("a code block is never closed") }
         return blocks
     }
 
@@ -39,6 +45,7 @@ import Testing
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 let trimmed = line.drop { $0 == " " }
                 if trimmed.hasPrefix("// article: ") {
+                    if let open = key { Issue.record("\(file): the region of \(open) is never ended") }
                     key = String(trimmed.dropFirst("// article: ".count))
                     lines = []
                 } else if trimmed == "// article end", let open = key {
@@ -47,10 +54,13 @@ import Testing
                         lines.map { String($0.dropFirst(min(indent, $0.count))) }
                             .joined(separator: "\n"))
                     key = nil
+                } else if trimmed == "// article end" {
+                    Issue.record("\(file): an article region ends that never began")
                 } else if key != nil {
                     lines.append(line)
                 }
             }
+            if let open = key { Issue.record("\(file): the region of \(open) is never ended") }
         }
         return regions
     }
@@ -73,9 +83,8 @@ import Testing
     }
 
     @Test func codeBlocksAndRegionsAreReadAsWritten() {
-        #expect(
-            Self.codeBlocks(in: "text\n```swift\nlet a = 1\n\nlet b = 2\n```\n```sh\nls\n```") == [
-                "let a = 1\n\nlet b = 2"
-            ])
+        let text = "text\n```swift\nlet a = 1\n\nlet b = 2\n```\n```sh\nls\n```\n~~~ Swift\nlet c = 3\n~~~"
+        #expect(Self.codeBlocks(in: text) == ["let a = 1\n\nlet b = 2", "let c = 3"])
+        withKnownIssue { _ = Self.codeBlocks(in: "```swift\nlet open = 1") }
     }
 }

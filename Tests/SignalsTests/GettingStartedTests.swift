@@ -39,7 +39,10 @@ struct SearchViewModel: Equatable {
 
         query.value = " loft "
         print(view.prompt, view.isButtonEnabled) // Search for loft true
-
+        // article end
+        #expect(view.prompt == "Search for loft")
+        #expect(view.isButtonEnabled)
+        // article: Signals/GettingStarted
         // Events: a signal carries taps; operators shape them.
         let (taps, tap) = Signal<Void>.pipe()
         let searched = MutableProperty<[String]>([])

@@ -77,16 +77,6 @@ final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     var isDisposed: Bool { lock.withLock { members == nil } }
 
-    /// Adds `disposable`; if this composite is already disposed, disposes it at once.
-    func add(_ disposable: Disposable) {
-        let added: Bool = lock.withLock {
-            guard members != nil else { return false }
-            members!.append(disposable)
-            return true
-        }
-        if !added { disposable.dispose() }
-    }
-
     func dispose() {
         let taken = lock.withLock { () -> [Disposable]? in
             defer { members = nil }

@@ -14,8 +14,8 @@
 ///
 /// Values cross threads, so they are `Sendable`. Observers added with ``observe(_:)`` run on
 /// the thread that sends and must be `@Sendable`; observers added with
-/// `observeOnMainActor` and bindings run on the main actor (see "Isolation" in
-/// `Sources/Signals/Signals.docc/Contract.md`).
+/// ``observeOnMainActor(_:)`` and bindings run on the main actor (see "Isolation" in
+/// <doc:Contract>).
 // Safe to share: the only stored state is the core, which guards its own (see `SignalCore`).
 public final class Signal<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let core: SignalCore<Value>
