@@ -76,6 +76,27 @@ import Testing
         #expect(!tables.contains("later"))
     }
 
+    @Test func aMigrationThatBreaksAForeignKeyIsRolledBack() throws {
+        let folder = TemporaryFolder()
+        let database = folder.database()
+        let parents = Migration("parents") {
+            try $0.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+            try $0.execute("CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent(id))")
+            try $0.execute("INSERT INTO parent (id) VALUES (1)")
+            try $0.execute("INSERT INTO child (id, parent) VALUES (1, 1)")
+        }
+        let orphaning = Migration("orphaning") { try $0.execute("DELETE FROM parent") }
+        #expect {
+            try Migrator([parents, orphaning]).migrate(database)
+        } throws: {
+            "\($0)".contains("migration \"orphaning\" failed")
+                && "\($0)".contains("1 row(s) break a foreign key afterwards")
+                && "\($0)".contains("those before it were applied: \"parents\"")
+        }
+        #expect(try Migrator.appliedMigrations(in: database) == ["parents"])
+        #expect(try database.fetch("SELECT id FROM parent").count == 1)
+    }
+
     @Test func twoMigrationsWithOneNameAreRefusedBeforeAnyRuns() throws {
         let folder = TemporaryFolder()
         let database = folder.database()
