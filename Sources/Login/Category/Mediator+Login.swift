@@ -30,9 +30,4 @@ extension Mediator {
     public func signOut() -> CommandOutcome {
         outcome(of: perform(target: Self.accountTarget, action: "sign-out"))
     }
-
-    /// The name of the user signed in, if any.
-    public func signedInUser() -> String? {
-        perform(target: Self.accountTarget, action: "signed-in-as").value(as: String.self)
-    }
 }

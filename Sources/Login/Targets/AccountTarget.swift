@@ -35,6 +35,5 @@ public final class AccountTarget: @MainActor MediatorTarget {
             logic.signOut()
             return CommandOutcome.note("signed out \(user)")
         }
-        actions.on("signed-in-as") { [logic] _ in logic.signedInAs.value }
     }
 }
