@@ -77,12 +77,12 @@ import Testing
 
     @Test func sameSignalTwice() {
         let (a, sendA) = Signal<Int>.pipe()
-        // `a.map` is created (and starts observing `a`) before `combineLatest` does, so each
-        // value of `a` reaches the right side first.
+        // `combineLatest` subscribes to its sources in argument order when it is first
+        // observed (as RxSwift does), so each value of `a` reaches the left side first.
         let recorder = Signal.combineLatest(a, a.map { $0 * 10 }).record()
         sendA.send(1)
         sendA.send(2)
-        recorder.assertValues([(1, 10), (1, 20), (2, 20)], by: ==)
+        recorder.assertValues([(1, 10), (2, 10), (2, 20)], by: ==)
     }
 
     @Test func valuesAfterCompletionAreDropped() {

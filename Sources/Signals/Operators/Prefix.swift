@@ -3,8 +3,8 @@ extension Signal {
     ///
     /// `map`, `filter`, `compactMap` and `skipRepeats` carry the prefix along, so their
     /// observers get it (transformed) too. Any other operator built on this signal gets
-    /// the prefix once, when it is built, as its first value: `Signal.combineLatest(
-    /// a.prefix(value: 0), b)` starts from `0`. An observer arriving after completion gets
+    /// the prefix once, when it starts (at its first observer), as its first value:
+    /// `Signal.combineLatest(a.prefix(value: 0), b)` starts from `0`. An observer arriving after completion gets
     /// the prefix, then the completion.
     public func prefix(value: Value) -> Signal<Value> {
         derived { output in

@@ -41,7 +41,7 @@ extension Signal {
                 onValue: { _ in output.sendCompleted() },
                 onCompleted: { output.sendCompleted() }
             )
-            output.addUpstream(trigger.core.add(stop))
+            output.onStart { output.addUpstream(trigger.core.add(stop)) }
             forward(to: output, value: { output.send($0) })
         }
     }

@@ -75,7 +75,10 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
     /// nobody listens any more.
     ///
     /// `start` runs once, on the thread of the first `observe` (after that observer is
-    /// registered, so it misses nothing the work sends), and gets the input to send on; it
+    /// registered, so it misses nothing the work sends), and gets the input to send on.
+    /// Operators start when they are first observed, not when they are built, so this
+    /// holds for an observer at the end of any chain: `work.map(f).observe(on: queue)
+    /// .observe(show)` gets what the work sends at once. `start`
     /// returns a disposable that stops the work. That disposable is disposed once: when the
     /// signal completes, or once the returned signal is released and its last observer has
     /// left. `flatMapLatest` over such signals stops the work it switches away from.
@@ -92,7 +95,7 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
     public convenience init(_ start: @escaping @Sendable (Input) -> Disposable) {
         let core = SignalCore<Value>()
         self.init(core: core)
-        core.start = { [unowned core] in core.addUpstream(start(Input(core: core))) }
+        core.onStart { [unowned core] in core.addUpstream(start(Input(core: core))) }
     }
 
     /// A signal of the values `operation` sends, produced by a task that starts when the
@@ -175,7 +178,12 @@ extension Signal {
         return signal
     }
 
-    /// Subscribes `output` to this signal with the given handlers, for operators.
+    /// Subscribes `output` to this signal with the given handlers, for operators, when
+    /// `output` gets its first observer: work behind the chain then starts only once the
+    /// observer at its end is registered, so it misses nothing the work sends at once.
+    ///
+    /// A prefix is carried (`carryingPrefix`) now, so the first observer of `output` gets
+    /// it. Until `output` starts, this signal is kept, so its sources stay subscribed.
     @inlinable
     func forward<Output>(
         to output: SignalCore<Output>,
@@ -183,6 +191,10 @@ extension Signal {
         completed: (() -> Void)? = nil,
         carryingPrefix: ((Value) -> Void)? = nil
     ) {
-        core.forward(to: output, value: value, completed: completed, carryingPrefix: carryingPrefix)
+        if let carryingPrefix, let prefix = core.prefix { carryingPrefix(prefix) }
+        let skippingPrefix = carryingPrefix != nil
+        output.onStart { [self] in
+            core.subscribe(output, value: value, completed: completed, skippingPrefix: skippingPrefix)
+        }
     }
 }

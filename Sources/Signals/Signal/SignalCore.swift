@@ -109,6 +109,26 @@ protocol SnapshotHolder: AnyObject {
     func dropSnapshot() -> Any
 }
 
+/// What a core lets go of when it detaches: its subscriptions to sources, and the work
+/// that was to subscribe it, if it never started.
+@usableFromInline
+struct Detachment {
+    @usableFromInline let upstreams: ContiguousArray<Disposable>
+    @usableFromInline let unstarted: (() -> Void)?
+
+    @inlinable
+    init(upstreams: ContiguousArray<Disposable>, unstarted: (() -> Void)?) {
+        self.upstreams = upstreams
+        self.unstarted = unstarted
+    }
+
+    /// Disposes the subscriptions; the unstarted work is released with `self`.
+    @inlinable
+    func dispose() {
+        upstreams.forEach { $0.dispose() }
+    }
+}
+
 /// The machinery behind every ``Signal``: an observer list and a serial delivery queue.
 ///
 /// Deliveries never overlap: the first sender delivers; a sender that finds a delivery in
@@ -166,7 +186,9 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     /// The last committed value event (a property's current value, as delivered in order).
     @usableFromInline @exclusivity(unchecked) var committed: Value?
     @usableFromInline @exclusivity(unchecked) var commitCount = 0
-    /// Work to start when the first observer arrives (`Signal.init(_:)`); run once.
+    /// Work to start when the first observer arrives, run once: an operator's
+    /// subscriptions to its sources (`onStart(_:)`), or the work of `Signal.init(_:)`.
+    /// Let go unrun when the core detaches or completes first.
     @usableFromInline @exclusivity(unchecked) var start: (() -> Void)?
 
     /// A core with a delivery of its own.
@@ -301,7 +323,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         delivery.lock.unlock()
         if !delivering { observer.clear() }
         withExtendedLifetime(dropped) {}
-        detach?.forEach { $0.dispose() }
+        detach?.dispose()
     }
 
     /// Keeps `disposable` (a subscription to a source) until this core detaches.
@@ -327,15 +349,38 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         ownerCount -= 1
         let detach = takeUpstreamsIfUnused()
         delivery.lock.unlock()
-        detach?.forEach { $0.dispose() }
+        detach?.dispose()
     }
 
+    /// Detaches the core when nothing refers to it any more: no owner and no observer.
+    /// Called with the lock held; returns the subscriptions to dispose, and the work that
+    /// never started (it may hold sources), for the caller to let go after unlocking.
     @usableFromInline
-    func takeUpstreamsIfUnused() -> ContiguousArray<Disposable>? {
+    func takeUpstreamsIfUnused() -> Detachment? {
         guard ownerCount <= 0, observers.isEmpty, !isDetached else { return nil }
         isDetached = true
-        defer { upstreams = [] }
-        return upstreams
+        defer {
+            upstreams = []
+            start = nil
+        }
+        return Detachment(upstreams: upstreams, unstarted: start)
+    }
+
+    /// Adds `work` to what runs when the first observer arrives (after it is registered),
+    /// so whatever the sources send at once reaches that observer. Called while the
+    /// operator that owns this core is being built.
+    @inlinable
+    func onStart(_ work: @escaping () -> Void) {
+        delivery.lock.lock()
+        if let earlier = start {
+            start = {
+                earlier()
+                work()
+            }
+        } else {
+            start = work
+        }
+        delivery.lock.unlock()
     }
 
     /// Subscribes `output` to this core: `output` stops listening when it detaches or completes.
@@ -351,8 +396,19 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         carryingPrefix: ((Value) -> Void)? = nil
     ) {
         if let carryingPrefix, let prefix { carryingPrefix(prefix) }
+        subscribe(output, value: value, completed: completed, skippingPrefix: carryingPrefix != nil)
+    }
+
+    /// Registers the observer that feeds `output` (see `forward`), kept by `output`.
+    @inlinable
+    func subscribe<Output>(
+        _ output: SignalCore<Output>,
+        value: @escaping (Value) -> Void,
+        completed: (() -> Void)?,
+        skippingPrefix: Bool
+    ) {
         let observer = ForwardObserver<Value>(onValue: value, onCompleted: completed ?? { output.sendCompleted() })
-        output.addUpstream(add(observer, skippingPrefix: carryingPrefix != nil))
+        output.addUpstream(add(observer, skippingPrefix: skippingPrefix))
     }
 
     /// Runs `body` holding the lock that `send(_:)` holds while it stores state.
@@ -575,6 +631,8 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         isDetached = true
         var sources: ContiguousArray<Disposable> = []
         swap(&sources, &upstreams)
+        let unstarted = start
+        start = nil
         delivery.lock.unlock()
         for observer in finished where observer.claimDisposal(completing: true) {
             observer.core = nil
@@ -583,7 +641,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         }
         var delivered: ContiguousArray<Observer<Value>> = []
         exchangeSnapshot(&delivered)
-        withExtendedLifetime((finished, delivered)) {}
+        withExtendedLifetime((finished, delivered, unstarted)) {}
         sources.forEach { $0.dispose() }
     }
 }
