@@ -59,7 +59,7 @@ import Testing
 
     @Test @MainActor func aSignalObservedOnTheMainSchedulerDeliversEverythingOnMainInOrder() async {
         let (signal, input) = Signal<Int>.pipe()
-        let onMain = signal.observe(on: MainScheduler())
+        let onMain: Signal<Int> = signal.observe(on: MainScheduler())
         let received = EventLog<String>()
         // Plain `@Sendable` observers: they run where `onMain` sends, which is the main actor.
         let values = onMain.observe { value in
@@ -79,6 +79,35 @@ import Testing
         #expect(received.events == (1...1_000).map(String.init) + ["completed"])
         values.dispose()
         completion.dispose()
+    }
+
+    /// Rx's habit, `observe(on: MainScheduler.instance)` then subscribe, with a closure
+    /// that updates main-actor state: it compiles, and runs on the main actor in order.
+    @Test @MainActor func observersOfASignalObservedOnTheMainSchedulerAreMainActorCode() async {
+        final class Label { // not Sendable: only main-actor code may touch it
+            var text = ""
+            var shown: [String] = []
+        }
+        let label = Label()
+        let (signal, input) = Signal<Int>.pipe()
+        let done = EventLog<String>()
+        let subscription = signal.observe(on: MainScheduler()).observe { value in
+            label.text = "\(value)"
+            label.shown.append(label.text)
+            if value == 500 { done.append("done") }
+        }
+        let bound = signal.observe(on: MainScheduler()).bind(to: label) { label, value in
+            if value == 1 { label.shown.append("bound") }
+        }
+        await Task.detached {
+            for value in 1...500 { input.send(value) }
+        }.value
+        await done.wait(forCount: 1)
+        #expect(label.shown.filter { $0 != "bound" } == (1...500).map(String.init))
+        #expect(label.shown.contains("bound"))
+        #expect(label.text == "500")
+        subscription.dispose()
+        bound.dispose()
     }
 
     @Test @MainActor func aPropertyObservedOnTheMainSchedulerChangesOnMainInOrder() async {

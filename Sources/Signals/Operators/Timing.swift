@@ -3,7 +3,17 @@ extension Signal {
     ///
     /// Deliveries already scheduled still run after the last observer leaves; they reach
     /// no one.
+    ///
+    /// On a ``MainScheduler`` the overload that returns a ``MainActorSignal`` is chosen
+    /// wherever it fits (this one is disfavoured), so `observe { }` after it takes a
+    /// `@MainActor` closure; where only a ``Signal`` fits (`.map` after it), this one is.
+    @_disfavoredOverload
     public func observe(on scheduler: Scheduler) -> Signal<Value> {
+        delivered(on: scheduler)
+    }
+
+    /// `observe(on:)` for any scheduler, ``MainScheduler`` included.
+    func delivered(on scheduler: any Scheduler) -> Signal<Value> {
         derived { output in
             forward(
                 to: output, value: { value in scheduler.schedule { output.send(value) } },
