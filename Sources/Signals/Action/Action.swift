@@ -25,10 +25,13 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     /// The error of each failed or cancelled run (`CancellationError` when cancelled).
     public let errors: Signal<any Error>
 
+    /// Starts a run's work on the actor that applied it, with the completion to call; returns
+    /// how to stop the work, if it can be stopped.
+    typealias Work = @Sendable ((any Actor)?, @escaping @Sendable (Result<Output, any Error>) -> Void) -> Disposable?
+
     private let executing = MutableProperty(false)
-    private let isAllowed: Property<Bool>
-    private let work:
-        @Sendable (Input, (any Actor)?, @escaping @Sendable (Result<Output, any Error>) -> Void) -> Disposable?
+    /// The work for `input`, or nil when the action is disabled now.
+    private let prepare: @Sendable (Input) -> Work?
     private let valuesInput: Signal<Output>.Input
     private let errorsInput: Signal<any Error>.Input
     private let lock = SpinLock()
@@ -46,12 +49,13 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         enabledIf isAllowed: Property<Bool> = Property(value: true),
         execute: @escaping @Sendable (Input, @escaping @Sendable (Result<Output, any Error>) -> Void) -> Void
     ) {
-        self.init(
-            enabledIf: isAllowed,
-            work: { input, _, done in
+        self.init(isAllowed: isAllowed) { input in
+            guard isAllowed.value else { return nil }
+            return { _, done in
                 execute(input, done)
                 return nil
-            })
+            }
+        }
     }
 
     /// Creates an action whose runs are tasks running `execute`; `cancel()` cancels the
@@ -63,34 +67,59 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         enabledIf isAllowed: Property<Bool> = Property(value: true),
         execute: @escaping @Sendable (Input) async throws -> Output
     ) {
-        self.init(
-            enabledIf: isAllowed,
-            work: { input, isolation, done in
-                let task = Task {
-                    await Self.run(execute, with: input, endingOn: isolation, done: done)
-                }
-                return AnyDisposable { task.cancel() }
-            })
+        self.init(isAllowed: isAllowed) { input in
+            guard isAllowed.value else { return nil }
+            return Self.task { try await execute(input) }
+        }
     }
 
-    /// Runs `execute` and reports its result on `isolation`, the actor that applied the run.
+    /// Creates an action over `state`: it is enabled while `isEnabled(state.value)` holds,
+    /// and each run's task gets the state's value at the moment the run starts (the same
+    /// value `isEnabled` approved), with the input.
+    ///
+    /// ReactiveSwift's `Action(state:enabledIf:execute:)`: for work that needs the screen's
+    /// current state, such as a form's fields, without reading a property that may have
+    /// changed since the check.
+    ///
+    /// ```swift
+    /// let submit = Action<Void, Account>(state: form, enabledIf: \.isComplete) { form, _ in
+    ///     try await api.signUp(form.name, form.email)
+    /// }
+    /// ```
+    public convenience init<State: Sendable>(
+        state: Property<State>,
+        enabledIf isEnabled: @escaping @Sendable (State) -> Bool,
+        execute: @escaping @Sendable (State, Input) async throws -> Output
+    ) {
+        self.init(isAllowed: state.map(isEnabled)) { input in
+            let current = state.value
+            guard isEnabled(current) else { return nil }
+            return Self.task { try await execute(current, input) }
+        }
+    }
+
+    /// Work that runs `operation` in a task, reports its result on the actor that applied
+    /// the run, and is stopped by cancelling the task.
+    private static func task(_ operation: @escaping @Sendable () async throws -> Output) -> Work {
+        { isolation, done in
+            let task = Task {
+                await Self.run(operation, endingOn: isolation, done: done)
+            }
+            return AnyDisposable { task.cancel() }
+        }
+    }
+
+    /// Runs `operation` and reports its result on `isolation`, the actor that applied the run.
     private static func run(
-        _ execute: @Sendable (Input) async throws -> Output,
-        with input: Input,
+        _ operation: @Sendable () async throws -> Output,
         endingOn isolation: isolated (any Actor)?,
         done: @Sendable (Result<Output, any Error>) -> Void
     ) async {
-        do { done(.success(try await execute(input))) } catch { done(.failure(error)) }
+        do { done(.success(try await operation())) } catch { done(.failure(error)) }
     }
 
-    private init(
-        enabledIf isAllowed: Property<Bool>,
-        work:
-            @escaping @Sendable (Input, (any Actor)?, @escaping @Sendable (Result<Output, any Error>) -> Void) ->
-            Disposable?
-    ) {
-        self.isAllowed = isAllowed
-        self.work = work
+    private init(isAllowed: Property<Bool>, prepare: @escaping @Sendable (Input) -> Work?) {
+        self.prepare = prepare
         isExecuting = Property(executing).skipRepeats()
         isEnabled = Property.combineLatest(isAllowed, executing).map { allowed, running in allowed && !running }
         (values, valuesInput) = Signal.pipe()
@@ -101,10 +130,47 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     /// already executing.
     @discardableResult
     public func apply(_ input: Input, isolation: isolated (any Actor)? = #isolation) -> Bool {
+        start(input, isolation: isolation, ended: nil) != nil
+    }
+
+    /// Starts a run with `input` and waits for it to end: returns its output, or throws its
+    /// error (`CancellationError` when it is cancelled, by ``cancel()`` or by cancelling the
+    /// waiting task, which cancels the run). Throws ``ActionDisabledError`` at once when
+    /// the action is disabled or already executing.
+    ///
+    /// The run is the same as one started by ``apply(_:isolation:)``: `values` or `errors`
+    /// and `isExecuting` tell it too, and they have when this returns.
+    ///
+    /// ```swift
+    /// let session = try await login.run(credentials)   // in a test: no waiting by hand
+    /// ```
+    public func run(_ input: Input, isolation: isolated (any Actor)? = #isolation) async throws -> Output {
+        let waiter = RunWaiter<Result<Output, any Error>>()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Output, any Error>, Never>) in
+                let finish = start(input, isolation: isolation) { continuation.resume(returning: $0) }
+                guard let finish else {
+                    return continuation.resume(returning: .failure(ActionDisabledError()))
+                }
+                if waiter.started(finish) { cancel(finish) }
+            }
+        } onCancel: {
+            if let finish = waiter.cancelled() { cancel(finish) }
+        }
+        return try result.get()
+    }
+
+    /// Starts a run; returns its completion, or nil when disabled or already executing.
+    /// `ended` is called with the result once the run has ended.
+    private func start(
+        _ input: Input,
+        isolation: (any Actor)?,
+        ended: (@Sendable (Result<Output, any Error>) -> Void)?
+    ) -> Once<Result<Output, any Error>>? {
         // `executing` is the gate: testing and setting it is one step under the properties'
         // lock, so two threads cannot both start, and a run that ends turns it false
         // before anyone can start the next, whose `true` therefore always lands last.
-        guard isAllowed.value, executing.update({ running in running ? nil : true }) else { return false }
+        guard let work = prepare(input), executing.update({ running in running ? nil : true }) else { return nil }
         let run = RunToken()
         let finish = Once<Result<Output, any Error>> { [self] result in
             switch result {
@@ -114,6 +180,7 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
             executing.value = false
             // Cleared only now, so a `cancel()` never mistakes an ending run for a starting one.
             lock.withLock { if current?.finish.token === run { current = nil } }
+            ended?(result)
         }
         finish.token = run
         let cancelled: Bool = lock.withLock {
@@ -123,28 +190,33 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         }
         if cancelled {
             _ = finish.cancel(with: .failure(CancellationError()))
-            return true
+            return finish
         }
-        let stop = work(input, isolation) { finish.run($0) }
+        let stop = work(isolation) { finish.run($0) }
         let ended: Bool = lock.withLock {
             guard let run = current, run.finish === finish else { return true }
             current = (finish, stop)
             return false
         }
         if ended, finish.isCancelled { stop?.dispose() }
-        return true
+        return finish
     }
 
     /// Ends the run in progress, if any: its work is stopped when it can be (an async
     /// run's task is cancelled), `errors` gets a `CancellationError`, and `isExecuting`
     /// turns false. A result the work delivers later is dropped.
     public func cancel() {
+        cancel(nil)
+    }
+
+    /// Ends the run whose completion is `target` (any run in progress when nil).
+    private func cancel(_ target: Once<Result<Output, any Error>>?) {
         let current: (finish: Once<Result<Output, any Error>>, stop: Disposable?)? = lock.withLock {
             // Executing with no run recorded: a run is starting; it ends as soon as it is.
-            if self.current == nil, executing.value { pendingCancel = true }
+            if target == nil, self.current == nil, executing.value { pendingCancel = true }
             return self.current
         }
-        guard let run = current else { return }
+        guard let run = current, target == nil || run.finish === target else { return }
         guard run.finish.cancel(with: .failure(CancellationError())) else { return }
         run.stop?.dispose()
     }
@@ -155,6 +227,46 @@ extension Action where Input == Void {
     @discardableResult
     public func apply(isolation: isolated (any Actor)? = #isolation) -> Bool {
         apply((), isolation: isolation)
+    }
+
+    /// Starts a run and waits for it to end (see ``run(_:isolation:)``).
+    public func run(isolation: isolated (any Actor)? = #isolation) async throws -> Output {
+        try await run((), isolation: isolation)
+    }
+}
+
+/// Thrown by ``Action/run(_:isolation:)`` when the action refuses to start: it is
+/// disabled, or a run is already in progress.
+public struct ActionDisabledError: Error, CustomStringConvertible {
+    /// Creates the error.
+    public init() {}
+
+    /// Says why nothing ran.
+    public var description: String { "the action is disabled or already running" }
+}
+
+/// What a waiting `run` knows of its run, for the task's cancellation handler, which may
+/// come before the run has started.
+// Safe to share: both fields are touched only under `lock`.
+private final class RunWaiter<Argument>: @unchecked Sendable {
+    private let lock = SpinLock()
+    private var finish: Once<Argument>?
+    private var isCancelled = false
+
+    /// The run started; true when the task was cancelled before, so the run must end now.
+    func started(_ finish: Once<Argument>) -> Bool {
+        lock.withLock {
+            self.finish = finish
+            return isCancelled
+        }
+    }
+
+    /// The task was cancelled; returns the run to end, if it has started.
+    func cancelled() -> Once<Argument>? {
+        lock.withLock {
+            isCancelled = true
+            return finish
+        }
     }
 }
 
