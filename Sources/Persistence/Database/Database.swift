@@ -110,6 +110,9 @@ public final class Database: @unchecked Sendable {
     /// Whether a bound value is big enough to be worth releasing after the statement.
     @exclusivity(unchecked) private var boundLargeValue = false
     private var observers: [ExactText: (output: Signal<TableChange>, input: Signal<TableChange>.Input)] = [:]
+    /// The committed changes of every table, one value per commit, made by the first
+    /// observation (see `observeCommits`).
+    private var commits: (output: Signal<[TableChange]>, input: Signal<[TableChange]>.Input)?
 
     /// A database at `path`; nothing is opened until first use. Prefer ``DatabasePool``.
     public init(path: String) {
@@ -297,6 +300,9 @@ public final class Database: @unchecked Sendable {
     ///
     /// Values are sent after the commit, on the committing thread; a rolled-back change
     /// sends nothing. `Table.truncate()` sends `truncated`.
+    ///
+    /// To keep a value in sync with stored rows, use ``observe(tables:_:)``: reading the
+    /// rows and then observing this signal misses a commit made between the two.
     public func changes(of table: String) -> Signal<TableChange> {
         locked {
             let key = ExactText(table)
@@ -319,22 +325,58 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` holding the connection, with the signal of every commit; for
+    /// observations, which must read and start listening while no commit can happen.
+    ///
+    /// The signal sends, once per commit (a statement outside a transaction, or an
+    /// outermost transaction), the changes of every table it touched, sorted by name. It
+    /// is sent after the commit and outside the lock, before the changes of each table.
+    func observeCommits<Result>(_ body: (_ commits: Signal<[TableChange]>) -> Result) -> Result {
+        locked {
+            if let commits { return body(commits.output) }
+            let pipe = Signal<[TableChange]>.pipe()
+            commits = pipe
+            return body(pipe.output)
+        }
+    }
+
+    /// Runs `body` holding the connection, unless this thread has a transaction open: then
+    /// nil (what `body` read would not be committed yet).
+    func outsideTransactions<Result>(_ body: () throws -> Result) rethrows -> Result? {
+        try lockedThenPublishing { transactionDepth > 0 ? nil : try body() }
+    }
+
     /// Sends committed changes to their observers. Only the outermost frame sends, after
     /// letting go of the connection, so observers may use the database freely.
     private func publishChanges() {
         lock.lock()
-        let sends = takeReadyChanges()
+        let publication = takeReadyChanges()
         lock.unlock()
-        for (change, input) in sends { input.send(change) }
+        publication?.send()
+    }
+
+    /// Committed changes and where they go, taken out under the lock and sent after it.
+    private struct Publication {
+        let changes: [TableChange]
+        let tables: [(TableChange, Signal<TableChange>.Input)]
+        let commits: Signal<[TableChange]>.Input?
+
+        func send() {
+            commits?.send(changes)
+            for (change, input) in tables { input.send(change) }
+        }
     }
 
     /// The ready changes and their observers, taken out, when the calling frame is the
     /// outermost; called holding `lock`.
-    private func takeReadyChanges() -> [(TableChange, Signal<TableChange>.Input)] {
-        guard heldDepth == 0, transactionDepth == 0, !readyChanges.isEmpty else { return [] }
+    private func takeReadyChanges() -> Publication? {
+        guard heldDepth == 0, transactionDepth == 0, !readyChanges.isEmpty else { return nil }
         let changes = readyChanges.sorted { ExactText.precedes($0.table, $1.table) }
         readyChanges = []
-        return changes.compactMap { change in observers[ExactText(change.table)].map { (change, $0.input) } }
+        return Publication(
+            changes: changes,
+            tables: changes.compactMap { change in observers[ExactText(change.table)].map { (change, $0.input) } },
+            commits: commits?.input)
     }
 
     /// `locked` and then `publishChanges`, taking the lock once.
@@ -343,9 +385,9 @@ public final class Database: @unchecked Sendable {
         heldDepth += 1
         defer {
             heldDepth -= 1
-            let sends = takeReadyChanges()
+            let publication = takeReadyChanges()
             lock.unlock()
-            for (change, input) in sends { input.send(change) }
+            publication?.send()
         }
         return try body()
     }

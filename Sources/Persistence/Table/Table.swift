@@ -133,7 +133,8 @@ extension Table {
         }
     }
 
-    /// The committed changes of this table (see `Database.changes(of:)`).
+    /// The committed changes of this table (see `Database.changes(of:)`). To keep a value
+    /// in sync with the rows, use ``observe(_:)``, which cannot miss a commit.
     public var changes: Signal<TableChange> {
         database.changes(of: name)
     }
