@@ -40,14 +40,14 @@ struct SavedSearch: Codable, Record {
         ]).migrate(database)
 
         let searches = SavedSearchTable(database: database)
-        // A property kept in sync with the stored rows, whoever changes them.
-        let count = MutableProperty(try searches.count())
-        count <~ searches.changes.compactMap { _ in try? searches.count() }
+        // A property kept in sync with the stored rows: the count now and after every
+        // commit that changes them, or the error reading it.
+        let count = searches.observe { try $0.count() }
 
         try searches.upsert(SavedSearch(query: "loft", savedAt: Date()), uniqueKey: ["query"])
         try searches.upsert(SavedSearch(query: "loft", savedAt: Date()), uniqueKey: ["query"])
         let lofts = try searches.records(SavedSearch.self, where: "query LIKE :pattern", ["pattern": "l%"])
-        print(lofts.map(\.query), count.value) // ["loft"] 1
+        print(lofts.map(\.query), try count.value.get()) // ["loft"] 1
 
         do {
             try searches.insert(SavedSearch(query: "", savedAt: Date()))
@@ -57,7 +57,7 @@ struct SavedSearch: Codable, Record {
         // article end
         defer { database.close() }
         #expect(lofts.map(\.query) == ["loft"])
-        #expect(count.value == 1)
+        #expect(try count.value.get() == 1)
         #expect(try searches.count() == 1)
     }
 }
