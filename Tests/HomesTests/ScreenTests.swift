@@ -253,6 +253,22 @@ import ViewModels
         names.assertValues([[], ["Loft"], ["Villa", "Loft"], ["Villa"]])
         saved.assertValues([false, true, false])
     }
+
+    /// A stored favourite that cannot be read is a problem to show, not an empty list;
+    /// once the bad row is gone, the favourites are read again.
+    @Test func favouritesThatCannotBeReadAreAProblemNotAnEmptyList() async throws {
+        let database = DatabasePool().database(at: NSTemporaryDirectory() + "favs-\(UUID().uuidString).sqlite")
+        try Migrator(FavoritesDataCenter.migrations).migrate(database)
+        try database.execute(
+            "INSERT INTO favorite (kind, listingID, name, price, savedAt) VALUES ('rent', 1, 'Loft', 'a lot', 0)")
+        let store = FavoritesDataCenter(database: database)
+        let logic = FavoritesLogic(store: store)
+        #expect(logic.favorites.value.isEmpty)
+        #expect(logic.problem.value?.hasPrefix("favourites could not be read") == true)
+        #expect(logic.save(kind: "new", listingID: 2, name: "Villa", price: 2) == nil)
+        try store.remove(kind: "rent", listingID: 1)
+        #expect(logic.favorites.value.map(\.name) == ["Villa"])
+    }
 }
 
 @MainActor @Suite struct ViewModelDetailTests {

@@ -28,13 +28,10 @@ public final class FavoritesDataCenter: Sendable {
             where: "kind = :kind AND listingID = :id", ["kind": .text(kind), "id": .integer(Int64(listingID))]) > 0
     }
 
-    /// Every favourite, newest first.
-    public func all() throws -> [Favorite] {
-        try table.records(Favorite.self, orderBy: "savedAt DESC, id DESC")
-    }
-
-    /// Sends `()` after every committed change of the favourites.
-    public var changes: Signal<Void> {
-        table.changes.map { _ in () }
+    /// Every favourite, newest first, now and after every committed change, or the error
+    /// reading them (see `Database.observe(tables:_:)`). Keep the property to keep
+    /// observing.
+    public func observeAll() -> Property<Result<[Favorite], any Error>> {
+        table.observe(Favorite.self, orderBy: "savedAt DESC, id DESC")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Signals
 
-/// The favourites as live state: kept in sync with the stored rows, whoever changes them.
+/// The favourites as live state: kept in sync with the stored rows, whichever part of the
+/// app changes them (see `FavoritesDataCenter.observeAll()`).
 @MainActor
 public final class FavoritesLogic {
     /// Every favourite, newest first.
@@ -11,7 +12,9 @@ public final class FavoritesLogic {
 
     private let store: FavoritesDataCenter
     private let clock: @Sendable () -> Date
-    private let favoritesState: MutableProperty<[Favorite]>
+    /// The stored favourites, read now and after every change: kept, so it keeps observing.
+    private let stored: Property<Result<[Favorite], any Error>>
+    private let favoritesState = MutableProperty<[Favorite]>([])
     private let problemState = MutableProperty<String?>(nil)
     private let bag = DisposeBag()
 
@@ -19,11 +22,11 @@ public final class FavoritesLogic {
     public init(store: FavoritesDataCenter, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.clock = clock
-        let initial = (try? store.all()) ?? []
-        favoritesState = MutableProperty(initial)
+        stored = store.observeAll()
         favorites = Property(favoritesState)
         problem = Property(problemState)
-        store.changes.observeOnMainActor { [weak self] in self?.reload() }.dispose(in: bag)
+        // On the main actor, the stored favourites are shown before `init` returns.
+        stored.observeOnMainActor { [weak self] in self?.show($0) }.dispose(in: bag)
     }
 
     /// Saves a listing; returns a problem to show, or nil.
@@ -55,11 +58,11 @@ public final class FavoritesLogic {
         }
     }
 
-    private func reload() {
-        do {
-            favoritesState.value = try store.all()
-        } catch {
-            problemState.value = "favourites could not be read: \(error)"
+    /// Shows what was read; a read that failed keeps the favourites last read and says why.
+    private func show(_ read: Result<[Favorite], any Error>) {
+        switch read {
+        case .success(let favorites): favoritesState.value = favorites
+        case .failure(let error): problemState.value = "favourites could not be read: \(error)"
         }
     }
 }
