@@ -16,9 +16,11 @@ docc=$(command -v docc || true)
 [ -x "$docc" ] || docc=$(xcrun --find docc 2>/dev/null || true)
 [ -x "$docc" ] || { echo "build-docs: docc was not found (it ships with the Swift toolchain)" >&2; exit 1; }
 
-# Public symbol graphs of every module (SwiftPM's own command, no plugin).
+# Public symbol graphs of every module (SwiftPM's own command, no plugin), with extension
+# blocks: without them docc drops what a module adds to another's types (SignalsTesting's
+# `record()` and waits on `Signal` and `Property`), which it shows under Extended Modules.
 log=$(mktemp)
-if ! swift package dump-symbol-graph --minimum-access-level public >"$log" 2>&1; then
+if ! swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols >"$log" 2>&1; then
     cat "$log"
     echo "build-docs: the symbol graphs could not be made" >&2
     exit 1

@@ -240,10 +240,9 @@ extension Recorder {
 extension Signal {
     /// Records every value and the completion of this signal from now on.
     ///
-    /// - Parameters:
-    ///   - scheduler: stamps each event with this scheduler's virtual time.
-    ///   - exhaustive: fail at `finish()` (or when the recorder is freed) if an event
-    ///     was recorded that no `expect...` call consumed.
+    /// A `scheduler` stamps each event with its virtual time. An `exhaustive` recorder
+    /// fails at `finish()` (or when it is freed) if an event was recorded that no
+    /// `expect...` call consumed.
     public func record(
         on scheduler: TestScheduler? = nil,
         exhaustive: Bool = false,
@@ -259,10 +258,9 @@ extension Signal {
 extension Property {
     /// Records the current value, every change and the completion of this property.
     ///
-    /// - Parameters:
-    ///   - scheduler: stamps each event with this scheduler's virtual time.
-    ///   - exhaustive: fail at `finish()` (or when the recorder is freed) if an event
-    ///     was recorded that no `expect...` call consumed.
+    /// A `scheduler` stamps each event with its virtual time. An `exhaustive` recorder
+    /// fails at `finish()` (or when it is freed) if an event was recorded that no
+    /// `expect...` call consumed.
     public func record(
         on scheduler: TestScheduler? = nil,
         exhaustive: Bool = false,
