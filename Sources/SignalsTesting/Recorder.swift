@@ -27,7 +27,9 @@ extension RecordedEvent: CustomStringConvertible {
 ///
 /// Recording on a `TestScheduler` also stores the virtual time of each event, which
 /// marble assertions use. In exhaustive mode every recorded event must be consumed
-/// with `expect...` calls; `finish()` (or freeing the recorder) fails on the rest.
+/// with `expect...` calls; `finish()` (or freeing the recorder) fails on the rest. Events
+/// that come from another task are awaited with `first(where:)`, `values(count:)` and
+/// `completion()`, which count what was recorded before the call.
 ///
 /// ```swift
 /// let recorder = signal.map { $0 * 2 }.record()
@@ -41,6 +43,9 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
     private var consumed = 0
     private var finished = false
     private var subscription: Disposable?
+    /// Called after each event is recorded (outside `lock`): the pending waits' catch-ups.
+    private var listeners: [Int: @Sendable () -> Void] = [:]
+    private var nextListener = 0
     /// The scheduler whose clock stamps each event, if any.
     public let scheduler: TestScheduler?
     /// Whether unconsumed events fail the test at `finish()`.
@@ -81,7 +86,31 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
 
     func append(_ event: RecordedEvent<Value>) {
         let time = scheduler?.now
-        lock.locked { storedEvents.append((time, event)) }
+        let listeners = lock.locked {
+            storedEvents.append((time, event))
+            return self.listeners.isEmpty ? [] : Array(self.listeners.values)
+        }
+        for listener in listeners { listener() }
+    }
+
+    /// The events recorded from position `start` on (`start` at most the count recorded).
+    func events(from start: Int) -> [RecordedEvent<Value>] {
+        lock.locked { storedEvents[start...].map(\.event) }
+    }
+
+    /// Calls `listener` after every event recorded from now on, on the recording thread and
+    /// outside the lock; returns the key that removes it.
+    func addListener(_ listener: @escaping @Sendable () -> Void) -> Int {
+        lock.locked {
+            nextListener += 1
+            listeners[nextListener] = listener
+            return nextListener
+        }
+    }
+
+    /// Stops calling the listener added under `key`.
+    func removeListener(_ key: Int) {
+        _ = lock.locked { listeners.removeValue(forKey: key) }
     }
 
     /// Every event recorded so far.
