@@ -89,4 +89,21 @@ struct SearchViewModel: Equatable {
         // article end
         #expect(searches.values == ["b", "c"])
     }
+
+    @Test @MainActor func theTestingArticlesAwaitingRunsAsItSays() async throws {
+        // article: SignalsTesting/GettingStarted
+        let (results, result) = Signal<String>.pipe()
+        Task { @MainActor in result.send("loft") } // runs once the test awaits
+        #expect(try await results.next() == "loft")
+
+        let progress = MutableProperty(0)
+        DispatchQueue.global().async { progress.value = 100 }
+        try await progress.first { $0 == 100 } // the current value counts
+
+        let pages = results.record()
+        result.send("studio") // sent before the await: the recorder has it
+        #expect(try await pages.values(count: 1) == ["studio"])
+        // article end
+        #expect(progress.value == 100)
+    }
 }

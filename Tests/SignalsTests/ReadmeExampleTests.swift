@@ -78,4 +78,11 @@ private final class LoginView {
         scheduler.run()
         searches.assertMarbles("---b--(c|)")
     }
+
+    @Test @MainActor func searchOnTheMainActor() async throws {
+        let (queries, query) = Signal<String>.pipe()
+        let results = queries.map { "\($0) by the river" }
+        Task { @MainActor in query.send("loft") } // runs once the test awaits
+        #expect(try await results.next() == "loft by the river")
+    }
 }
