@@ -11,8 +11,14 @@
 /// query.send("ho")
 /// scheduler.advance(by: .milliseconds(300))   // "ho" is emitted now
 /// ```
-// Safe to share: the entries, counter and clock are touched only under `lock`.
-public final class TestScheduler: Scheduler, @unchecked Sendable {
+///
+/// ## Async code
+///
+/// The scheduler is also a `TaskExecutor`: a task started with
+/// `Task(executorPreference: scheduler)` runs its code inside `advance` and `run`, so a
+/// test needs no waiting at all (see ``enqueue(_:)`` for what that guarantees).
+// Safe to share: the entries, jobs, counter and clock are touched only under `lock`.
+public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
     private struct Entry {
         let time: Duration
         let order: Int
@@ -21,6 +27,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     private let lock = SpinLock()
     private var entries: [Entry] = []
+    /// Task jobs enqueued on this executor, in arrival order.
+    private var jobs: [UnownedJob] = []
     private var counter = 0
     private var current: Duration = .zero
 
@@ -47,6 +55,32 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         return task
     }
 
+    /// Keeps a job of a task that prefers this executor; it runs on the next `advance` or
+    /// `run`, at the virtual time of that moment.
+    ///
+    /// Start a task with `Task(executorPreference: scheduler) { ... }` (its child tasks,
+    /// `async let` and task groups, inherit the preference; a `Task { }` made inside it does
+    /// not). While `advance` or `run` is running, jobs run before the next scheduled action,
+    /// in the order they arrived: when an action resumes or starts such a task, the task's
+    /// code runs right there, at that action's virtual time and before the actions due
+    /// after it or with it but scheduled later.
+    ///
+    /// Guaranteed: when `advance(by:)` returns, every such task has run until it has
+    /// finished or waits for something that is not on this scheduler. Not guaranteed: code
+    /// on another executor (an actor such as the main actor, a `Task { }` without the
+    /// preference) runs concurrently in real time; a task coming back from it is queued
+    /// whenever it comes back and runs on the next `advance`. Await such work (its
+    /// `value`) before advancing.
+    ///
+    /// Never await on this executor from the code that advances it (for example with
+    /// `withTaskExecutorPreference(scheduler)` around the test): the job would wait for an
+    /// `advance` that cannot come. A scheduler freed with jobs still queued leaves their
+    /// tasks suspended for good.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        lock.withLock { jobs.append(job) }
+    }
+
     /// Moves the clock forward by `interval`, running every action due by then.
     public func advance(by interval: Duration = .zero) {
         let target = lock.withLock { current + max(interval, .zero) }
@@ -63,26 +97,39 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         runActions(until: nil)
     }
 
-    /// Whether any action that has not been cancelled is waiting to run.
+    /// Whether any action that has not been cancelled, or any job of a task, is waiting to
+    /// run.
     public var hasPendingActions: Bool {
-        lock.withLock { entries.contains { !$0.action.isDisposed } }
+        lock.withLock { !jobs.isEmpty || entries.contains { !$0.action.isDisposed } }
+    }
+
+    private enum Work {
+        case action(ScheduledAction)
+        case job(UnownedJob)
     }
 
     private func runActions(until target: Duration?) {
         while true {
-            let next: Entry? = lock.withLock {
+            let next: Work? = lock.withLock {
+                if !jobs.isEmpty {
+                    return .job(jobs.removeFirst())
+                }
                 guard let index = entries.indices.min(by: { earlier(entries[$0], entries[$1]) }),
                     target.map({ entries[index].time <= $0 }) ?? true
                 else { return nil }
                 let entry = entries.remove(at: index)
                 current = max(current, entry.time)
-                return entry
+                return .action(entry.action)
             }
-            guard let next else { break }
-            next.action.run()
-        }
-        if let target {
-            lock.withLock { current = max(current, target) }
+            switch next {
+            case .action(let action): action.run()
+            case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
+            case nil:
+                if let target {
+                    lock.withLock { current = max(current, target) }
+                }
+                return
+            }
         }
     }
 
