@@ -1,4 +1,5 @@
-/// A scheduler with virtual time, for deterministic tests of timing operators.
+/// A scheduler with virtual time, for deterministic tests of timing operators and of async
+/// code that sleeps.
 ///
 /// Nothing runs until the test advances time; `advance(by:)` runs every action due at or
 /// before the new time, in time order (ties in the order they were scheduled), including
@@ -14,21 +15,27 @@
 ///
 /// ## Async code
 ///
-/// The scheduler is also a `TaskExecutor`: a task started with
+/// Async code sleeps in virtual time on ``clock``, a `Clock` whose sleeps are entries of
+/// this scheduler: they end in the same `advance` as the actions, in order of their due
+/// times. The scheduler is also a `TaskExecutor`: a task started with
 /// `Task(executorPreference: scheduler)` runs its code inside `advance` and `run`, so a
 /// test needs no waiting at all (see ``enqueue(_:)`` for what that guarantees).
-// Safe to share: the entries, jobs, counter and clock are touched only under `lock`.
+// Safe to share: the entries, jobs, waits, counter and clock are touched only under `lock`.
 public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
     private struct Entry {
         let time: Duration
         let order: Int
         let action: ScheduledAction
+        /// The sleep this entry ends, for an entry made by ``TestClock``.
+        let sleeper: Waiter?
     }
 
     private let lock = SpinLock()
     private var entries: [Entry] = []
     /// Task jobs enqueued on this executor, in arrival order.
     private var jobs: [UnownedJob] = []
+    /// Callers of `waitForSleepers(count:)` and the count each one waits for.
+    private var sleeperWaits: [(count: Int, waiter: Waiter)] = []
     private var counter = 0
     private var current: Duration = .zero
 
@@ -50,7 +57,7 @@ public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
         let task = ScheduledAction(action)
         lock.withLock {
             counter += 1
-            entries.append(Entry(time: current + max(delay, .zero), order: counter, action: task))
+            entries.append(Entry(time: current + max(delay, .zero), order: counter, action: task, sleeper: nil))
         }
         return task
     }
@@ -61,16 +68,17 @@ public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
     /// Start a task with `Task(executorPreference: scheduler) { ... }` (its child tasks,
     /// `async let` and task groups, inherit the preference; a `Task { }` made inside it does
     /// not). While `advance` or `run` is running, jobs run before the next scheduled action,
-    /// in the order they arrived: when an action resumes or starts such a task, the task's
-    /// code runs right there, at that action's virtual time and before the actions due
-    /// after it or with it but scheduled later.
+    /// in the order they arrived: when an action or a sleep on ``clock`` resumes such a
+    /// task, the task's code runs right there, at that action's virtual time and before
+    /// the actions due after it or with it but scheduled later.
     ///
-    /// Guaranteed: when `advance(by:)` returns, every such task has run until it has
-    /// finished or waits for something that is not on this scheduler. Not guaranteed: code
-    /// on another executor (an actor such as the main actor, a `Task { }` without the
-    /// preference) runs concurrently in real time; a task coming back from it is queued
-    /// whenever it comes back and runs on the next `advance`. Await such work (its
-    /// `value`) before advancing.
+    /// Guaranteed: when `advance(by:)` returns, every such task has run until it waits
+    /// for a time still to come (a sleep on ``clock``), has finished, or waits for
+    /// something that is not on this scheduler. Not guaranteed: code on another executor
+    /// (an actor such as the main actor, a `Task { }` without the preference) runs
+    /// concurrently in real time; a task coming back from it is queued whenever it comes
+    /// back and runs on the next `advance`. Await such work (its `value`, or
+    /// ``TestClock/waitForSleepers(count:)``) before advancing.
     ///
     /// Never await on this executor from the code that advances it (for example with
     /// `withTaskExecutorPreference(scheduler)` around the test): the job would wait for an
@@ -102,6 +110,9 @@ public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
     public var hasPendingActions: Bool {
         lock.withLock { !jobs.isEmpty || entries.contains { !$0.action.isDisposed } }
     }
+
+    /// The virtual time as ``clock`` reads it.
+    public var clock: TestClock { TestClock(scheduler: self) }
 
     private enum Work {
         case action(ScheduledAction)
@@ -135,5 +146,64 @@ public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
 
     private func earlier(_ a: Entry, _ b: Entry) -> Bool {
         a.time == b.time ? a.order < b.order : a.time < b.time
+    }
+}
+
+// The sleeps of `TestClock`: entries that end a `Waiter`.
+extension TestScheduler {
+    /// What `addSleeper` did with a sleep.
+    enum SleeperAdded {
+        /// The deadline is not later than now: the sleep ends at once.
+        case due
+        /// The sleep was cancelled before it could be added.
+        case cancelled
+        /// An entry ends the sleep when its time comes.
+        case added
+    }
+
+    /// Adds an entry at `deadline` that ends `sleeper`, unless the deadline has been
+    /// reached or the sleeper has already ended (cancelled); then wakes the callers of
+    /// `waitForSleepers` whose count is reached.
+    func addSleeper(_ sleeper: Waiter, at deadline: Duration) -> SleeperAdded {
+        let (added, satisfied): (SleeperAdded, [Waiter]) = lock.withLock {
+            if deadline <= current { return (.due, []) }
+            if sleeper.isFinished { return (.cancelled, []) }
+            counter += 1
+            let action = ScheduledAction { sleeper.finish(.success(())) }
+            entries.append(Entry(time: deadline, order: counter, action: action, sleeper: sleeper))
+            let count = sleeperCountLocked
+            let satisfied = sleeperWaits.filter { $0.count <= count }.map(\.waiter)
+            sleeperWaits.removeAll { $0.count <= count }
+            return (.added, satisfied)
+        }
+        for waiter in satisfied {
+            waiter.finish(.success(()))
+        }
+        return added
+    }
+
+    /// Removes the entry of a cancelled sleep (if it is still there).
+    func removeSleeper(_ sleeper: Waiter) {
+        lock.withLock { entries.removeAll { $0.sleeper === sleeper } }
+    }
+
+    /// The sleeps waiting for their time.
+    var sleeperCount: Int { lock.withLock { sleeperCountLocked } }
+
+    private var sleeperCountLocked: Int { entries.count { $0.sleeper != nil } }
+
+    /// Keeps `waiter` until `count` sleeps wait; false when they already do (or the waiter
+    /// was cancelled).
+    func addSleeperWait(_ waiter: Waiter, count: Int) -> Bool {
+        lock.withLock {
+            guard sleeperCountLocked < count, !waiter.isFinished else { return false }
+            sleeperWaits.append((count, waiter))
+            return true
+        }
+    }
+
+    /// Forgets a cancelled wait.
+    func removeSleeperWait(_ waiter: Waiter) {
+        lock.withLock { sleeperWaits.removeAll { $0.waiter === waiter } }
     }
 }
