@@ -82,6 +82,16 @@ import Testing
         #expect(checked.count == 5)
     }
 
+    /// Other articles with code: each shows exactly the code its test runs.
+    @Test(arguments: ["SignalsTesting/TestingAsyncWork"])
+    func anArticleShowsTheCodeItsTestRuns(_ name: String) throws {
+        let parts = name.split(separator: "/")
+        let article = Self.root.appendingPathComponent("Sources/\(parts[0])/\(parts[0]).docc/\(parts[1]).md")
+        let blocks = Self.codeBlocks(in: try String(contentsOf: article, encoding: .utf8))
+        #expect(!blocks.isEmpty, "\(name) shows no code")
+        #expect(blocks == (try Self.regions())[name] ?? [], "\(name) and its test differ")
+    }
+
     @Test func codeBlocksAndRegionsAreReadAsWritten() {
         let text = "text\n```swift\nlet a = 1\n\nlet b = 2\n```\n```sh\nls\n```\n~~~ Swift\nlet c = 3\n~~~"
         #expect(Self.codeBlocks(in: text) == ["let a = 1\n\nlet b = 2", "let c = 3"])
