@@ -17,7 +17,10 @@ extension Property {
     /// the binding stops at the next change and frees `update`.
     ///
     /// A binding is made on the main actor, where views live, and always runs there: a
-    /// change made on another thread is queued to the main actor, in order.
+    /// change made on another thread is queued to the main actor, in order. So change
+    /// bound state on the main actor (feed it through `observe(on: MainScheduler())`):
+    /// then the view is updated before the change returns, and a test that awaited the
+    /// state finds the view up to date.
     ///
     /// ```swift
     /// viewModel.title.bind(to: titleView) { view, title in view.text = title }

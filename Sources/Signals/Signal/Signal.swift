@@ -102,6 +102,10 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
     /// first observer arrives; the signal completes when `operation` returns, and the task
     /// is cancelled once nobody listens any more (as with `init(_:)`).
     ///
+    /// The task is an ordinary `Task`: in a test on a ``TestScheduler`` whose `clock` the
+    /// operation sleeps on, `clock.waitForSleepers()` tells when it has reached its sleep,
+    /// before the test advances past it (see "Testing async work" in SignalsTesting).
+    ///
     /// ```swift
     /// let page = Signal<Page>.task { input in
     ///     if let page = try? await api.page(1) { input.send(page) }
