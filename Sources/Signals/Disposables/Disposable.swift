@@ -77,6 +77,16 @@ final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     var isDisposed: Bool { lock.withLock { members == nil } }
 
+    /// Adds `member`, or disposes it at once when this is already disposed.
+    func add(_ member: Disposable) {
+        let added = lock.withLock { () -> Bool in
+            guard members != nil else { return false }
+            members?.append(member)
+            return true
+        }
+        if !added { member.dispose() }
+    }
+
     func dispose() {
         let taken = lock.withLock { () -> [Disposable]? in
             defer { members = nil }

@@ -51,11 +51,9 @@ private final class FlatMapLatestState<Value: Sendable, Output: Sendable>: @unch
             inner.replace(with: nil)
             let output = self.output
             inner.replace(
-                with: signal.core.add(
-                    ForwardObserver<Output>(
-                        onValue: { output.serialize(.inner(id, $0), self.step) },
-                        onCompleted: { output.serialize(.innerCompleted(id), self.step) }
-                    )))
+                with: signal.attach(
+                    value: { output.serialize(.inner(id, $0), self.step) },
+                    completed: { output.serialize(.innerCompleted(id), self.step) }))
         case .outerCompleted:
             outerDone = true
         case .inner(let id, let value):

@@ -162,6 +162,15 @@ extension Signal.Input where Value == Void {
 }
 
 extension Signal {
+    /// Registers an operator's observer of this signal, which stays alive for the call:
+    /// a signal released as soon as its core is read (a temporary, as in
+    /// `transform(value).core.add(...)`) would let its unstarted work go before the
+    /// observer arrives.
+    @inlinable
+    func attach(value: @escaping (Value) -> Void, completed: @escaping () -> Void) -> Disposable {
+        core.add(ForwardObserver(onValue: value, onCompleted: completed))
+    }
+
     /// Makes a signal driven by `setup`, which subscribes the new core to its sources.
     @inlinable
     func derived<Output: Sendable>(_ setup: (SignalCore<Output>) -> Void) -> Signal<Output> {

@@ -1,0 +1,240 @@
+extension Producer {
+    /// Transforms every value with `transform`.
+    public func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Producer<Output, Failure> {
+        let base = self
+        return Producer<Output, Failure> { base.makeRun().map { $0.map(transform) } }
+    }
+
+    /// Transforms the failure with `transform`, for a caller that speaks another error type.
+    public func mapError<NewFailure: Error>(
+        _ transform: @escaping @Sendable (Failure) -> NewFailure
+    ) -> Producer<Value, NewFailure> {
+        let base = self
+        return Producer<Value, NewFailure> { base.makeRun().map { $0.mapError(transform) } }
+    }
+
+    /// Ends each run with `fallback` (then completion) instead of its failure.
+    ///
+    /// ```swift
+    /// let rows = api.search(query).replaceError(with: [])
+    /// ```
+    public func replaceError(with fallback: Value) -> Producer<Value, Never> {
+        let base = self
+        return Producer<Value, Never> {
+            base.makeRun().map { result in
+                switch result {
+                case .success(let value): .success(value)
+                case .failure: .success(fallback)
+                }
+            }
+        }
+    }
+
+    /// On a failure, goes on with the producer `handler` makes from it: the run's values
+    /// so far stay delivered, then those of the new producer follow, and its end ends the
+    /// run.
+    ///
+    /// ```swift
+    /// let listings = api.listings().catch { _ in cache.listings() }
+    /// ```
+    public func `catch`<NewFailure: Error>(
+        _ handler: @escaping @Sendable (Failure) -> Producer<Value, NewFailure>
+    ) -> Producer<Value, NewFailure> {
+        let base = self
+        return Producer<Value, NewFailure> { input in
+            let state = CatchState(input: input, handler: handler)
+            state.begin(base)
+            return state.subscription
+        }
+    }
+
+    /// Runs the work again after a failure, up to `count` more times; the failure of the
+    /// last attempt ends the run. Values of failed attempts stay delivered.
+    ///
+    /// Each attempt is a new run of this producer, started at once on the thread that
+    /// delivered the failure.
+    public func retry(upTo count: Int) -> Producer<Value, Failure> {
+        retrying(upTo: count, pause: nil)
+    }
+
+    /// Runs the work again `delay` after a failure, on `scheduler`, up to `count` more
+    /// times; the failure of the last attempt ends the run. Every event of the run is
+    /// delivered on `scheduler`.
+    ///
+    /// ```swift
+    /// let page = api.page(1).retry(upTo: 3, after: .seconds(2), on: QueueScheduler.main)
+    /// ```
+    public func retry(upTo count: Int, after delay: Duration, on scheduler: Scheduler) -> Producer<Value, Failure> {
+        retrying(upTo: count, pause: (delay, scheduler)).delivered(on: scheduler)
+    }
+
+    private func retrying(upTo count: Int, pause: (Duration, any Scheduler)?) -> Producer<Value, Failure> {
+        let base = self
+        return Producer { input in
+            let state = RetryState(base: base, input: input, remaining: count, pause: pause)
+            state.begin()
+            return state.subscription
+        }
+    }
+
+    /// Fails the run with `failure` unless it has ended `interval` after it started; the
+    /// work is then stopped. Every event of the run is delivered on `scheduler`.
+    ///
+    /// ```swift
+    /// let page = api.page(1).timeout(after: .seconds(10), raising: .timedOut, on: scheduler)
+    /// ```
+    public func timeout(after interval: Duration, raising failure: Failure, on scheduler: Scheduler) -> Producer<
+        Value, Failure
+    > {
+        let base = self
+        return Producer { input in
+            let step: @Sendable (TimeoutEvent<Value, Failure>) -> Void = { event in
+                switch event {
+                case .result(.success(let value)): input.send(value)
+                case .result(.failure(let error)): input.send(failure: error)
+                case .completed: input.sendCompleted()
+                case .timedOut: input.send(failure: failure)
+                }
+            }
+            let timer = scheduler.schedule(after: interval) { input.serialize(.timedOut, step) }
+            let run = base.makeRun().attach(
+                value: { input.serialize(.result($0), step) },
+                completed: { input.serialize(.completed, step) })
+            return CompositeDisposable([timer, run])
+        }.delivered(on: scheduler)
+    }
+
+    /// Delivers every event of each run on `scheduler`, in order.
+    func delivered(on scheduler: any Scheduler) -> Producer<Value, Failure> {
+        let base = self
+        return Producer { base.makeRun().delivered(on: scheduler) }
+    }
+}
+
+/// An event of a run under `timeout`.
+private enum TimeoutEvent<Value: Sendable, Failure: Error> {
+    case result(Result<Value, Failure>)
+    case completed
+    case timedOut
+}
+
+/// One run of `catch`: the first producer's run, then, after its failure, the handler's.
+///
+/// The fields are touched only inside the serialized sections of the run's input, except
+/// `subscription`, which guards itself.
+// Safe to share: see above.
+private final class CatchState<Value: Sendable, Failure: Error, NewFailure: Error>: @unchecked Sendable {
+    enum Event {
+        case first(Result<Value, Failure>)
+        case firstCompleted
+        case second(Result<Value, NewFailure>)
+        case secondCompleted
+    }
+
+    let subscription = CompositeDisposable()
+    private let input: Producer<Value, NewFailure>.Input
+    private let handler: @Sendable (Failure) -> Producer<Value, NewFailure>
+    private var failed = false
+
+    init(
+        input: Producer<Value, NewFailure>.Input, handler: @escaping @Sendable (Failure) -> Producer<Value, NewFailure>
+    ) {
+        self.input = input
+        self.handler = handler
+    }
+
+    func begin(_ base: Producer<Value, Failure>) {
+        let input = self.input
+        subscription.add(
+            base.makeRun().attach(
+                value: { input.serialize(.first($0), self.step) },
+                completed: { input.serialize(.firstCompleted, self.step) }))
+    }
+
+    func step(_ event: Event) {
+        let input = self.input
+        switch event {
+        case .first(.success(let value)), .second(.success(let value)):
+            input.send(value)
+        case .first(.failure(let error)):
+            failed = true
+            subscription.add(
+                handler(error).makeRun().attach(
+                    value: { input.serialize(.second($0), self.step) },
+                    completed: { input.serialize(.secondCompleted, self.step) }))
+        case .firstCompleted:
+            if !failed { input.sendCompleted() }
+        case .second(.failure(let error)):
+            input.send(failure: error)
+        case .secondCompleted:
+            input.sendCompleted()
+        }
+    }
+}
+
+/// One run of `retry`: attempts of the base producer, one at a time.
+///
+/// The fields are touched only inside the serialized sections of the run's input, except
+/// `subscription`, which guards itself.
+// Safe to share: see above.
+private final class RetryState<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    enum Event {
+        case result(Int, Result<Value, Failure>)
+        case completed(Int)
+        case attempt(Int)
+    }
+
+    /// The current attempt, or the pause before the next one.
+    let subscription = SerialDisposable()
+    private let base: Producer<Value, Failure>
+    private let input: Producer<Value, Failure>.Input
+    private let pause: (Duration, any Scheduler)?
+    private var remaining: Int
+    /// The attempt whose events count; bumped when an attempt fails.
+    private var generation = 0
+
+    init(
+        base: Producer<Value, Failure>, input: Producer<Value, Failure>.Input, remaining: Int,
+        pause: (Duration, any Scheduler)?
+    ) {
+        self.base = base
+        self.input = input
+        self.remaining = remaining
+        self.pause = pause
+    }
+
+    func begin() {
+        input.serialize(.attempt(0), step)
+    }
+
+    func step(_ event: Event) {
+        let input = self.input
+        switch event {
+        case .attempt(let id):
+            guard id == generation else { return }
+            subscription.replace(
+                with: base.makeRun().attach(
+                    value: { input.serialize(.result(id, $0), self.step) },
+                    completed: { input.serialize(.completed(id), self.step) }))
+        case .result(let id, .success(let value)):
+            if id == generation { input.send(value) }
+        case .result(let id, .failure(let error)):
+            guard id == generation else { return }
+            guard remaining > 0 else {
+                input.send(failure: error)
+                return
+            }
+            remaining -= 1
+            generation += 1
+            let next = generation
+            if let (delay, scheduler) = pause {
+                subscription.replace(
+                    with: scheduler.schedule(after: delay) { input.serialize(.attempt(next), self.step) })
+            } else {
+                step(.attempt(next))
+            }
+        case .completed(let id):
+            if id == generation { input.sendCompleted() }
+        }
+    }
+}
