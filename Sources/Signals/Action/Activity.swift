@@ -1,0 +1,77 @@
+/// Whether tracked work is running, and the failure it last ended with: a screen's
+/// `isLoading` and `problem`, kept in one place instead of set by hand.
+///
+/// Wrap each request in ``track(_:)``; bind ``isRunning`` to a spinner and ``failure`` to
+/// an error line. One tracker may follow several kinds of work at once (it counts the
+/// runs in flight), as RxSwift apps use `ActivityIndicator` and `ErrorTracker`.
+///
+/// ```swift
+/// let activity = Activity<APIError>()
+/// let rows = queries.flatMapLatest { query in activity.track(api.search(query)).replaceError(with: []) }
+/// let spinner = activity.isRunning            // Property<Bool>
+/// let message = activity.failure.map { $0.map(describe) }
+/// ```
+// Safe to share: every stored property is a `let` of a Sendable type.
+public final class Activity<Failure: Error>: Sendable {
+    /// Whether a tracked run is in progress; notifies only when that changes.
+    public let isRunning: Property<Bool>
+    /// The failure of the last tracked run that failed, until a tracked run starts again.
+    public let failure: Property<Failure?>
+
+    private let running = MutableProperty(0)
+    private let lastFailure = MutableProperty<Failure?>(nil)
+
+    /// Creates a tracker with nothing running and no failure.
+    public init() {
+        isRunning = running.map { $0 > 0 }
+        failure = Property(lastFailure)
+    }
+
+    /// The producer whose every run is tracked: counted as running from its start until
+    /// it ends or is disposed; starting clears ``failure``, failing sets it. Trackers are
+    /// told before the run's observer gets the event that ends it.
+    public func track<Value: Sendable>(_ producer: Producer<Value, Failure>) -> Producer<Value, Failure> {
+        Producer { input in
+            self.begin()
+            let ended = RunEnd()
+            let run = producer.start(
+                value: { input.send($0) },
+                failed: { failure in
+                    if ended.claim() { self.end(failing: failure) }
+                    input.send(failure: failure)
+                },
+                completed: {
+                    if ended.claim() { self.end(failing: nil) }
+                    input.sendCompleted()
+                })
+            return AnyDisposable {
+                run.dispose()
+                if ended.claim() { self.end(failing: nil) }
+            }
+        }
+    }
+
+    private func begin() {
+        running.update { $0 + 1 }
+        if lastFailure.value != nil { lastFailure.value = nil }
+    }
+
+    private func end(failing failure: Failure?) {
+        if let failure { lastFailure.value = failure }
+        running.update { $0 - 1 }
+    }
+}
+
+/// Whether a run's end has been counted, claimed once from any thread.
+// Safe to share: `ended` is touched only under `lock`.
+private final class RunEnd: @unchecked Sendable {
+    private let lock = SpinLock()
+    private var ended = false
+
+    func claim() -> Bool {
+        lock.withLock {
+            defer { ended = true }
+            return !ended
+        }
+    }
+}
