@@ -395,6 +395,37 @@ compare("E", "MutableProperty, 10 observers, 1M sets", goal: "<= 1.5x, 0 allocs"
     }
 }
 
+compare("M", "flatMap(.merge) over 100 inners, 1M inner sends", goal: "<= 1.5x") {
+    // By hand: each inner source's observer takes the merged output's lock, which keeps
+    // the merged deliveries serial, as the operator's serialized section does.
+    let output = StandardMutex(0)
+    let merged: @Sendable (Int) -> Void = { value in
+        output.withLock { total in
+            total = total &+ value
+            sink.total = total
+        }
+    }
+    let inners = (0..<100).map { _ in FloorSource<Int, StandardMutex>() }
+    let outer = FloorSource<Int, StandardMutex>()
+    _ = outer.add { index in _ = inners[index].add(merged) }
+    for index in 0..<100 { outer.send(index) }
+    let sends = count(1_000_000)
+    return measure(events: sends) {
+        for value in 0..<sends { inners[value % 100].send(value) }
+    }
+} library: {
+    let inners = (0..<100).map { _ in Signal<Int>.pipe() }
+    let outputs = inners.map(\.output)
+    let (outer, outerInput) = Signal<Int>.pipe()
+    let subscription = outer.flatMap(.merge) { outputs[$0] }.scan(0) { $0 &+ $1 }.observe { sink.total = $0 }
+    defer { subscription.dispose() }
+    for index in 0..<100 { outerInput.send(index) }
+    let sends = count(1_000_000)
+    return measure(events: sends) {
+        for value in 0..<sends { inners[value % 100].input.send(value) }
+    }
+}
+
 // Contention: more sending threads than cores.
 for threads in [4, 16] {
     compare("G\(threads)", "one signal, 1 observer, \(threads) threads, 2M", goal: "report") {

@@ -4,13 +4,14 @@
 /// A strategy is chosen per use; the names say what happens to a value that arrives while
 /// inner work is still running.
 public struct FlattenStrategy: Sendable, Equatable {
-    enum Kind: Equatable {
+    @usableFromInline
+    enum Kind: Equatable, Sendable {
         case latest
         case merge(limit: Int)
         case first
     }
 
-    let kind: Kind
+    @usableFromInline let kind: Kind
 
     /// Runs every inner signal at once and forwards all their values (RxSwift's `flatMap`).
     public static let merge = FlattenStrategy(kind: .merge(limit: .max))
@@ -47,6 +48,7 @@ extension Signal {
     /// ```swift
     /// let saves = taps.flatMap(.first) { form.save() }   // a double tap saves once
     /// ```
+    @inlinable
     public func flatMap<Output: Sendable>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping @Sendable (Value) -> Signal<Output>
@@ -104,26 +106,31 @@ extension Signal {
 
 /// The state of one `flatMap`, touched only inside its output's serialized sections,
 /// except `running`, which guards itself (it is disposed when the output detaches).
-// Safe to share: see above.
-private final class FlattenState<Value: Sendable, Output: Sendable>: @unchecked Sendable {
+// Safe to share: see above. Inlinable, so that a client's merged values take a path
+// specialized for its types (unspecialized, each one paid for runtime metadata lookups).
+@usableFromInline
+final class FlattenState<Value: Sendable, Output: Sendable>: @unchecked Sendable {
+    @usableFromInline
     enum Step {
         case outer(Value)
         case outerCompleted
-        case inner(Int, Output)
         case innerCompleted(Int)
     }
 
     /// The subscriptions to the running inner signals, by their number.
-    let running = InnerSubscriptions()
-    private let output: SignalCore<Output>
-    private let strategy: FlattenStrategy.Kind
-    private let transform: @Sendable (Value) -> Signal<Output>
-    private var active: Set<Int> = []
-    private var waiting: [Value] = []
-    private var waitingHead = 0
-    private var nextID = 0
-    private var outerDone = false
+    @usableFromInline let running = InnerSubscriptions()
+    @usableFromInline let output: SignalCore<Output>
+    @usableFromInline let strategy: FlattenStrategy.Kind
+    @usableFromInline let transform: @Sendable (Value) -> Signal<Output>
+    /// Whether each running inner's values still count (`.latest` stops counting the one it
+    /// leaves at once, before its subscription is gone), by number.
+    @usableFromInline var active: [Int: StateCell<Bool>] = [:]
+    @usableFromInline var waiting: [Value] = []
+    @usableFromInline var waitingHead = 0
+    @usableFromInline var nextID = 0
+    @usableFromInline var outerDone = false
 
+    @inlinable
     init(
         output: SignalCore<Output>, strategy: FlattenStrategy.Kind,
         transform: @escaping @Sendable (Value) -> Signal<Output>
@@ -133,12 +140,16 @@ private final class FlattenState<Value: Sendable, Output: Sendable>: @unchecked 
         self.transform = transform
     }
 
+    @inlinable
     func step(_ event: Step) {
         switch event {
         case .outer(let value):
             switch strategy {
             case .latest:
-                for id in active { running.remove(id) }
+                for (id, counts) in active {
+                    counts.value = false
+                    running.remove(id)
+                }
                 active.removeAll()
                 start(value)
             case .first:
@@ -148,11 +159,8 @@ private final class FlattenState<Value: Sendable, Output: Sendable>: @unchecked 
             }
         case .outerCompleted:
             outerDone = true
-        case .inner(let id, let value):
-            if active.contains(id) { output.emit(value) }
-            return
         case .innerCompleted(let id):
-            guard active.remove(id) != nil else { return }
+            guard active.removeValue(forKey: id) != nil else { return }
             running.remove(id)
             if waitingHead < waiting.count {
                 let next = waiting[waitingHead]
@@ -167,14 +175,18 @@ private final class FlattenState<Value: Sendable, Output: Sendable>: @unchecked 
         if outerDone && active.isEmpty && waitingHead == waiting.count { output.emitCompleted() }
     }
 
-    private func start(_ value: Value) {
+    @inlinable
+    func start(_ value: Value) {
         nextID += 1
         let id = nextID
-        active.insert(id)
+        let counts = StateCell(true)
+        active[id] = counts
         let output = self.output
-        let signal = transform(value)
-        let subscription = signal.attach(
-            value: { output.serialize(.inner(id, $0), self.step) },
+        // An inner value takes this path alone: no enum to wrap it and no lookup, so a
+        // merged value costs one serialized section and a flag check.
+        let deliver: (Output) -> Void = { value in if counts.value { output.emit(value) } }
+        let subscription = transform(value).attach(
+            value: { output.serialize($0, deliver) },
             completed: { output.serialize(.innerCompleted(id), self.step) })
         running.insert(subscription, as: id)
     }
@@ -183,13 +195,19 @@ private final class FlattenState<Value: Sendable, Output: Sendable>: @unchecked 
 /// The subscriptions of a `flatMap` to its running inner signals, disposed together when
 /// its output detaches.
 // Safe to share: `members` is touched only under `lock`.
-private final class InnerSubscriptions: Disposable, @unchecked Sendable {
+@usableFromInline
+final class InnerSubscriptions: Disposable, @unchecked Sendable {
     private let lock = SpinLock()
     private var members: [Int: Disposable]? = [:]
 
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
     var isDisposed: Bool { lock.withLock { members == nil } }
 
     /// Keeps `subscription` under `id`, or disposes it at once when this is disposed.
+    @usableFromInline
     func insert(_ subscription: Disposable, as id: Int) {
         let kept = lock.withLock { () -> Bool in
             guard members != nil else { return false }
@@ -200,11 +218,13 @@ private final class InnerSubscriptions: Disposable, @unchecked Sendable {
     }
 
     /// Disposes and forgets the subscription kept under `id`.
+    @usableFromInline
     func remove(_ id: Int) {
         let removed = lock.withLock { members?.removeValue(forKey: id) }
         removed?.dispose()
     }
 
+    @usableFromInline
     func dispose() {
         let taken = lock.withLock { () -> [Int: Disposable]? in
             defer { members = nil }
