@@ -1,0 +1,109 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension Signal {
+    /// Runs `value` and `completed` as the events pass, before this signal's observers get
+    /// them; the values and the completion go on unchanged.
+    ///
+    /// The closures run once per event, however many observers there are, on the thread
+    /// that delivers it, from the moment the first observer arrives.
+    ///
+    /// ```swift
+    /// let saves = saveTaps.on(value: { _ in analytics.track("save") })
+    /// ```
+    @inlinable
+    public func on(
+        value: (@Sendable (Value) -> Void)? = nil,
+        completed: (@Sendable () -> Void)? = nil
+    ) -> Signal<Value> {
+        derivedInDelivery { output in
+            forward(
+                to: output,
+                value: { element in
+                    value?(element)
+                    output.sendInDelivery(element)
+                },
+                completed: {
+                    completed?()
+                    output.sendCompleted()
+                })
+        }
+    }
+
+    /// Writes a line for each event of this signal, `label` first, then passes the events
+    /// on unchanged: `started` when the first observer arrives, `value(…)` for each value,
+    /// `completed`, and `disposed` when the signal lets go of its source without having
+    /// completed (its last observer left after it was released).
+    ///
+    /// Each line goes to `log`, on the thread that delivers the event; by default it is
+    /// written to standard error. Pass your own function to send it elsewhere, or to
+    /// capture it in a test.
+    ///
+    /// ```swift
+    /// let results = queries.logEvents("query").flatMapLatest(search)
+    /// // query: started
+    /// // query: value(ho)
+    /// ```
+    public func logEvents(
+        _ label: String,
+        to log: @escaping @Sendable (String) -> Void = { StandardError.writeLine($0) }
+    ) -> Signal<Value> {
+        derivedInDelivery { output in
+            let ended = CompletionFlag()
+            output.onStart {
+                log("\(label): started")
+                output.addUpstream(
+                    AnyDisposable {
+                        if !ended.isSet { log("\(label): disposed") }
+                    })
+            }
+            forward(
+                to: output,
+                value: { element in
+                    log("\(label): value(\(element))")
+                    output.sendInDelivery(element)
+                },
+                completed: {
+                    ended.set()
+                    log("\(label): completed")
+                    output.sendCompleted()
+                })
+        }
+    }
+}
+
+/// Where ``Signal/logEvents(_:to:)`` writes by default.
+@usableFromInline
+enum StandardError {
+    /// Writes `line` and a newline to standard error, in one piece when it can.
+    @usableFromInline
+    static func writeLine(_ line: String) {
+        var text = line + "\n"
+        text.withUTF8 { bytes in
+            var rest = UnsafeRawBufferPointer(bytes)
+            while !rest.isEmpty {
+                let written = write(2, rest.baseAddress, rest.count)
+                guard written > 0 else { return }
+                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+            }
+        }
+    }
+}
+
+/// Whether a signal has completed, read from the thread that lets go of it.
+final class CompletionFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    var isSet: Bool { value.load(ordering: .acquiring) }
+
+    func set() {
+        value.store(true, ordering: .releasing)
+    }
+}
