@@ -183,6 +183,9 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
 
     /// A value handed to each new observer before anything else (`prefix(value:)`).
     @usableFromInline @exclusivity(unchecked) var prefix: Value?
+    /// The last values delivered, handed to each new observer before anything sent after it
+    /// arrived (`share(replay:)`); set once, before the core has observers.
+    @usableFromInline @exclusivity(unchecked) var replay: ReplayBuffer<Value>?
     /// The last committed value event (a property's current value, as delivered in order).
     @usableFromInline @exclusivity(unchecked) var committed: Value?
     @usableFromInline @exclusivity(unchecked) var commitCount = 0
@@ -216,7 +219,8 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     // MARK: - Registration
 
     /// Registers `observer`. `initial` (or else the prefix, unless `skippingPrefix`) runs
-    /// for this observer alone, in delivery order, before any value sent after this call.
+    /// for this observer alone, in delivery order, before any value sent after this call;
+    /// so do the values of a replay buffer, after it.
     @inlinable @discardableResult
     func add(
         _ observer: Observer<Value>,
@@ -224,10 +228,26 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         skippingPrefix: Bool = false
     ) -> Observer<Value> {
         let initial = initial ?? (skippingPrefix ? nil : prefix.map { value in { value } })
+        let replay = self.replay
         delivery.lock.lock()
         if isTerminating {
+            if let replay, delivery.isDelivering {
+                // The last values may still be on their way: replay them once they are in.
+                observer.core = self
+                delivery.pending.append {
+                    replay.replay(to: observer)
+                    if observer.claimDisposal(completing: true) {
+                        observer.core = nil
+                        observer.complete()
+                        observer.clear()
+                    }
+                }
+                delivery.lock.unlock()
+                return observer
+            }
             delivery.lock.unlock()
             if let initial { observer.receive(initial()) }
+            replay?.replay(to: observer)
             if observer.claimDisposal(completing: true) {
                 observer.complete()
                 observer.clear()
@@ -239,7 +259,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         observer.core = self
         let starting = start
         start = nil
-        guard let initial else {
+        guard initial != nil || replay != nil else {
             delivery.lock.unlock()
             starting?()
             return observer
@@ -248,7 +268,8 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
             // Held until the value is delivered: the observer may be disposed and let go
             // meanwhile, and retired observers are released before queued work runs.
             delivery.pending.append {
-                if !observer.isDisposed { observer.receive(initial()) }
+                if let initial, !observer.isDisposed { observer.receive(initial()) }
+                replay?.replay(to: observer)
             }
             delivery.lock.unlock()
             starting?()
@@ -256,7 +277,8 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         }
         delivery.begin()
         delivery.lock.unlock()
-        if !observer.isDisposed { observer.receive(initial()) }
+        if let initial, !observer.isDisposed { observer.receive(initial()) }
+        replay?.replay(to: observer)
         delivery.leave()
         starting?()
         return observer
@@ -643,5 +665,47 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         exchangeSnapshot(&delivered)
         withExtendedLifetime((finished, delivered, unstarted)) {}
         sources.forEach { $0.dispose() }
+    }
+}
+
+/// The last values a core delivered, for `share(replay:)`, oldest first.
+///
+/// Written when a value is delivered and read when one is replayed, both inside the core's
+/// serialized deliveries (or once its last delivery has ended), so a new observer gets
+/// exactly the values delivered before its turn came, then the ones after.
+// Safe to share: touched only inside one core's serialized deliveries, one at a time, or
+// after the last of them (its end, under the delivery's lock, orders the accesses).
+@usableFromInline
+final class ReplayBuffer<Value>: @unchecked Sendable {
+    @usableFromInline let limit: Int
+    @usableFromInline @exclusivity(unchecked) var values: ContiguousArray<Value> = []
+    /// Where the oldest value is once `values` is full (it is used as a ring).
+    @usableFromInline @exclusivity(unchecked) var oldest = 0
+
+    @usableFromInline
+    init(limit: Int) {
+        self.limit = max(0, limit)
+    }
+
+    /// Keeps `value` as the newest, dropping the oldest beyond `limit`.
+    @usableFromInline
+    func append(_ value: Value) {
+        guard limit > 0 else { return }
+        if values.count < limit {
+            values.append(value)
+        } else {
+            values[oldest] = value
+            oldest = (oldest + 1) % limit
+        }
+    }
+
+    /// Delivers the kept values, oldest first, to `observer` until it is disposed.
+    @usableFromInline
+    func replay(to observer: Observer<Value>) {
+        let kept = values
+        for offset in kept.indices {
+            guard !observer.isDisposed else { return }
+            observer.receive(kept[(oldest + offset) % kept.count])
+        }
     }
 }

@@ -1,0 +1,131 @@
+import Signals
+import SignalsTesting
+import Testing
+
+/// `share(replay:)`: new observers get the last values first, then live values.
+@Suite(.timeLimit(.minutes(1))) struct ReplayTests {
+    @Test func aNewObserverGetsTheLastValuesInOrderThenLiveValues() {
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 2)
+        let first = shared.record()
+        input.send(1)
+        input.send(2)
+        input.send(3)
+        let second = shared.record()
+        second.assertValues([2, 3])
+        input.send(4)
+        first.assertValues([1, 2, 3, 4])
+        second.assertValues([2, 3, 4])
+    }
+
+    @Test func replayStartsWithTheFirstObserver() {
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 3)
+        input.send(1)
+        let first = shared.record()
+        input.send(2)
+        first.assertValues([2])
+        shared.record().assertValues([2])
+    }
+
+    @Test func anObserverAfterTheCompletionGetsTheKeptValuesThenTheCompletion() {
+        let request = Signal(values: [1, 2, 3]).share(replay: 1)
+        request.record().assertEvents([.value(1), .value(2), .value(3), .completed])
+        request.record().assertEvents([.value(3), .completed])
+    }
+
+    @Test func replayOfZeroGivesNothingToNewObservers() {
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 0)
+        let first = shared.record()
+        input.send(1)
+        shared.record().assertValues([])
+        first.assertValues([1])
+        Signal(value: 1).share(replay: -1).record().assertEvents([.value(1), .completed])
+    }
+
+    @Test func anObserverAddedDuringADeliveryGetsTheValueInFlightOnceByReplay() {
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 1)
+        let late = Locked<Recorder<Int>?>(nil)
+        let adder = shared.observe { value in
+            if value == 1 { late.value = shared.record() }
+        }
+        input.send(1)
+        input.send(2)
+        late.value?.assertValues([1, 2])
+        #expect(late.value != nil)
+        adder.dispose()
+    }
+
+    @Test func aValueSentFromInsideAReplayWaitsForTheRestOfIt() {
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 3)
+        let keep = shared.observe { _ in }
+        input.send(1)
+        input.send(2)
+        let received = Locked<[Int]>([])
+        let reacting = shared.observe { value in
+            received.append(value)
+            if value == 1 { input.send(3) }
+        }
+        #expect(received.value == [1, 2, 3])
+        reacting.dispose()
+        keep.dispose()
+    }
+
+    @Test func anObserverThatDisposesItselfDuringTheReplayGetsNothingMore() {
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 3)
+        let keep = shared.observe { _ in }
+        input.send(1)
+        input.send(2)
+        input.send(3)
+        // Replayed values are delivered inside the `observe` call: dispose through a flag.
+        let received = Locked<[Int]>([])
+        let done = Locked(false)
+        let subscription = shared.observe { value in
+            guard !done.value else { return }
+            received.append(value)
+        }
+        done.value = true
+        subscription.dispose()
+        input.send(4)
+        #expect(received.value == [1, 2, 3])
+        keep.dispose()
+    }
+
+    @Test func observersAddedWhileAnotherThreadSendsGetEveryValueOnceInOrder() async {
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 2)
+        let keep = shared.observe { _ in }
+        let recorders = Locked<[Recorder<Int>]>([])
+        await onThreads(2) { thread in
+            if thread == 0 {
+                for value in 0..<2000 { input.send(value) }
+            } else {
+                for _ in 0..<50 { recorders.append(shared.record()) }
+            }
+        }
+        for recorder in recorders.value {
+            let values = recorder.values
+            #expect(values.last == 1999)
+            // A run of consecutive values: nothing missed, nothing twice, in order.
+            #expect(values == Array((values.first ?? 0)...1999))
+        }
+        keep.dispose()
+    }
+
+    @Test func aScheduledSignalIsReplayedInDeliveryOrder() {
+        let scheduler = TestScheduler()
+        let (signal, input) = Signal<String>.pipe()
+        let shared = signal.share(replay: 2)
+        let first = shared.record(on: scheduler)
+        scheduler.drive(input, with: "abc-d|")
+        scheduler.advance(by: .seconds(3))
+        let second = shared.record(on: scheduler)
+        scheduler.run()
+        first.assertMarbles("abc-d|")
+        second.assertMarbles("---(bc)d|")
+    }
+}
