@@ -1,0 +1,47 @@
+extension Property {
+    /// A property of the values of all `properties`, in their order, as one array.
+    ///
+    /// For a list whose length is known only at run time (one property per row). Glitch-free
+    /// like ``combineLatest(_:_:)-4z2jp``: one change of a source shared by several inputs
+    /// produces one emission, never an intermediate array. Completes when every input has
+    /// completed. The combination of an empty list is `[]`, for good (a completed property).
+    ///
+    /// ```swift
+    /// let total = Property.combineLatest(rows.map(\.price)).map { $0.reduce(0, +) }
+    /// ```
+    public static func combineLatest(_ properties: [Property<Value>]) -> Property<[Value]> {
+        combinedList(properties, equality: nil)
+    }
+
+    /// A property of the values of all `properties`, in their order, as one array; with
+    /// `Equatable` inputs it notifies only when the array actually changes.
+    public static func combineLatest(_ properties: [Property<Value>]) -> Property<[Value]> where Value: Equatable {
+        combinedList(properties, equality: { ($0 as? Value) == ($1 as? Value) })
+    }
+
+    private static func combinedList(_ properties: [Property<Value>], equality: Equality?) -> Property<[Value]> {
+        guard !properties.isEmpty else { return Property<[Value]>(value: []) }
+        let nodes = properties.map(\.node)
+        let derived = PropertyNode<[Value]>(read: { nodes.map { $0.read() } })
+        let output = derived.core
+        let build: ([any Sendable]) -> [Value] = { values in values.compactMap { $0 as? Value } }
+        let state = StateCell(
+            CombineState(
+                latest: nodes.map { $0.read() },
+                equalities: equality.map { Array(repeating: $0, count: nodes.count) }))
+        state.value.inputs = nodes.count
+        let step: (CombineEvent) -> Void = { event in state.value.step(event, build: build, output: output) }
+        for (index, node) in nodes.enumerated() {
+            node.core.forward(
+                to: output,
+                value: { change in
+                    switch change {
+                    case .invalidate: output.serialize(.invalidate, step)
+                    case .changed(let value): output.serialize(.changed(index, value), step)
+                    case .unchanged: output.serialize(.unchanged, step)
+                    }
+                }, completed: { output.serialize(.completed, step) })
+        }
+        return Property<[Value]>(node: derived, sources: properties)
+    }
+}
