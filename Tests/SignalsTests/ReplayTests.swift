@@ -34,6 +34,38 @@ import Testing
         request.record().assertEvents([.value(3), .completed])
     }
 
+    @Test func anObserverAddedFromInsideTheCompletionGetsTheKeptValuesThenTheCompletion() {
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 2)
+        let late = Locked<Recorder<Int>?>(nil)
+        let completion = shared.observeCompleted { late.value = shared.record() }
+        input.send(1)
+        input.send(2)
+        input.send(3)
+        input.sendCompleted()
+        late.value?.assertEvents([.value(2), .value(3), .completed])
+        #expect(late.value != nil)
+        completion.dispose()
+    }
+
+    @Test func anObserverAddedWhileQueuedValuesAndTheCompletionWaitGetsThemAll() {
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 5)
+        let late = Locked<Recorder<Int>?>(nil)
+        // From inside the delivery of 1: 2 and the completion are queued behind it, then an
+        // observer arrives after the completion was sent but before it was delivered.
+        let sender = shared.observe { value in
+            guard value == 1 else { return }
+            input.send(2)
+            input.sendCompleted()
+            late.value = shared.record()
+        }
+        input.send(1)
+        late.value?.assertEvents([.value(1), .value(2), .completed])
+        #expect(late.value != nil)
+        sender.dispose()
+    }
+
     @Test func replayOfZeroGivesNothingToNewObservers() {
         let (signal, input) = Signal<Int>.pipe()
         let shared = signal.share(replay: 0)
