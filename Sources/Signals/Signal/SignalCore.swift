@@ -672,11 +672,11 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
 ///
 /// Written when a value is delivered and read when one is replayed, both inside the core's
 /// serialized deliveries (or once its last delivery has ended), so a new observer gets
-/// exactly the values delivered before its turn came, then the ones after.
-// Safe to share: touched only inside one core's serialized deliveries, one at a time, or
-// after the last of them (its end, under the delivery's lock, orders the accesses).
+/// exactly the values delivered before its turn came, then the ones after. It needs no
+/// lock of its own and is not `Sendable`: the delivering thread touches it, and a late
+/// observer reads it only after the last delivery ended (under the delivery's lock).
 @usableFromInline
-final class ReplayBuffer<Value>: @unchecked Sendable {
+final class ReplayBuffer<Value> {
     @usableFromInline let limit: Int
     @usableFromInline @exclusivity(unchecked) var values: ContiguousArray<Value> = []
     /// Where the oldest value is once `values` is full (it is used as a ring).
