@@ -79,6 +79,38 @@ import Testing
     }
 }
 
+@Suite struct CurrentAndChangesTests {
+    @Test func eachObserverGetsTheValueCurrentWhenItArrivesThenTheChanges() {
+        let property = MutableProperty(1)
+        let values = property.currentAndChanges
+        property.value = 2
+        let early = values.record()
+        property.value = 3
+        let late = values.record()
+        property.value = 4
+        early.assertValues([2, 3, 4])
+        late.assertValues([3, 4])
+    }
+
+    @Test func aSampleGetsTheCurrentValueBeforeAnyChange() {
+        let form = MutableProperty("draft")
+        let (taps, tap) = Signal<Void>.pipe()
+        let submitted = taps.withLatest(from: form.currentAndChanges) { _, text in text }.record()
+        tap.send()
+        form.value = "final"
+        tap.send()
+        submitted.assertValues(["draft", "final"])
+    }
+
+    @Test func freeingThePropertyCompletesItAsItCompletesTheProperty() {
+        var property: MutableProperty<Int>? = MutableProperty(0)
+        let recorder = property!.currentAndChanges.record()
+        property?.value = 1
+        property = nil
+        recorder.assertEvents([.value(0), .value(1), .completed])
+    }
+}
+
 @Suite struct ActivityTests {
     @Test func countsRunsInFlightAndKeepsTheLastFailureUntilTheNextStart() {
         let scheduler = TestScheduler()

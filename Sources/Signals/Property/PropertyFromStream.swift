@@ -32,6 +32,21 @@ extension Property {
         return Property<Output>(initial: transform(value).value, then: followed)
     }
 
+    /// A signal of the current value, then every change: each observer first gets the
+    /// value current when it starts observing (``signal`` carries the changes only).
+    ///
+    /// For operators that need a value before the first change, in place of
+    /// `property.signal.prefix(value: property.value)`, whose prefix is the value when the
+    /// chain was built:
+    ///
+    /// ```swift
+    /// let submissions = submitTaps.withLatest(from: form.currentAndChanges)
+    /// let pages = Signal.combineLatest(query.currentAndChanges, kind.currentAndChanges)
+    /// ```
+    public var currentAndChanges: Signal<Value> {
+        currentAndChangesOnce().share(replay: 1)
+    }
+
     /// The current value, then every change, for the first observer of the returned signal
     /// (a new signal per call).
     func currentAndChangesOnce() -> Signal<Value> {
