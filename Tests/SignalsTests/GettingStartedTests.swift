@@ -2,6 +2,7 @@
 import Foundation
 import Signals
 import SignalsTesting
+import Synchronization
 import Testing
 
 struct SearchViewModel: Equatable {
@@ -57,6 +58,43 @@ struct SearchViewModel: Equatable {
         #expect(searched.value == [" loft ", "studio"])
     }
 
+    @Test @MainActor func theSearchScreenRunsAsTheArticleSays() {
+        let scheduler = TestScheduler()
+        let api = FlakyListingsAPI(scheduler: scheduler)
+        let bag = DisposeBag()
+        // article: Signals/GettingStarted
+        // A request is a Producer: cold, run again by retry, failing with a typed error.
+        let query = MutableProperty("")
+        let activity = Activity<SearchFailure>()
+        let rows: Signal<[String]> = query.signal
+            .debounce(.milliseconds(300), on: scheduler) // QueueScheduler.main in the app
+            .filter { $0.count >= 2 }
+            .flatMapLatest { text in // a new query cancels the search in flight
+                activity.track(api.search(text).retry(upTo: 2, after: .seconds(1), on: scheduler))
+                    .replaceError(with: []) // a failed search shows no rows; the stream goes on
+            }
+
+        // One view model from the rows, the running state and the last failure.
+        let viewModel = Property.combineLatest(Property(initial: [], then: rows), activity.isRunning, activity.failure)
+            .map { rows, searching, failure in
+                ResultsViewModel(rows: rows, isSearching: searching, problem: failure.map { "\($0)" })
+            }
+        let view = ResultsView()
+        viewModel.bind(\.isSearching, to: view) { view, searching in view.spinner = searching }.dispose(in: bag)
+        viewModel.bind(\.rows, to: view) { view, rows in view.rows = rows }.dispose(in: bag)
+
+        query.value = "river"
+        scheduler.advance(by: .milliseconds(300))
+        print(view.spinner) // true
+        scheduler.advance(by: .seconds(2)) // the first request fails; the retry answers
+        print(view.rows, view.spinner) // ["Loft by the river"] false
+        // article end
+        #expect(view.rows == ["Loft by the river"])
+        #expect(!view.spinner)
+        #expect(api.requests.load(ordering: .relaxed) == 2)
+        #expect(viewModel.value.problem == nil)
+    }
+
     @Test func theTestingArticlesExampleRunsAsItSays() {
         // article: SignalsTesting/GettingStarted
         let total = MutableProperty(0)
@@ -107,3 +145,39 @@ struct SearchViewModel: Equatable {
         #expect(progress.value == 100)
     }
 }
+
+// article: Signals/GettingStarted
+struct ResultsViewModel: Equatable {
+    var rows: [String] = []
+    var isSearching = false
+    var problem: String?
+}
+
+@MainActor final class ResultsView {
+    var rows: [String] = []
+    var spinner = false
+}
+
+enum SearchFailure: Error {
+    case offline
+}
+
+/// Stands for the network: the first request fails, later ones answer 200 ms after they
+/// start (on `scheduler`, so the example runs in virtual time).
+final class FlakyListingsAPI: Sendable {
+    let scheduler: TestScheduler
+    let requests = Atomic(0)
+
+    init(scheduler: TestScheduler) { self.scheduler = scheduler }
+
+    func search(_ text: String) -> Producer<[String], SearchFailure> {
+        Producer { input in
+            let number = self.requests.add(1, ordering: .relaxed).newValue
+            return self.scheduler.schedule(after: .milliseconds(200)) {
+                if number == 1 { input.send(failure: .offline) } else { input.send(["Loft by the \(text)"]) }
+                input.sendCompleted()
+            }
+        }
+    }
+}
+// article end
