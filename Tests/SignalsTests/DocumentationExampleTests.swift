@@ -85,7 +85,9 @@ import Testing
     /// The README's search screen is the getting-started article's, which its test runs.
     @Test func theReadmeShowsTheSearchScreenTheArticleRuns() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let search = (try Self.regions())["Signals/GettingStarted"]?.first { $0.hasPrefix("// A request is a Producer") }
+        let search = (try Self.regions())["Signals/GettingStarted"]?.first {
+            $0.hasPrefix("// A request is a Producer")
+        }
         #expect(search != nil, "the article has no search screen")
         if let search { #expect(Self.codeBlocks(in: readme).contains(search), "the README's search screen differs") }
     }
