@@ -1,0 +1,335 @@
+import Dispatch
+import Foundation
+import Signals
+import SignalsTesting
+import Testing
+
+/// A randomized model check of the core: random graphs of operators, driven by random
+/// scripts, compared with `ReferenceModel`, a sequential model of the contract.
+///
+/// - `oneThreadMatchesTheModelExactly`: sends, completions, late observers and disposals
+///   on one thread, with observers that send to roots or dispose other observers from
+///   inside their delivery; every sink must get exactly what the model says.
+/// - `threadsKeepWhatTheContractPromises`: each root owned by one of two or three threads,
+///   which run their scripts at once while disposing sinks; the graph's nodes are let go
+///   of half the time, so chains detach while values flow. Checked: deliveries of a node
+///   never overlap (3.1); a completion comes at most once and last (4.3); after
+///   `dispose()` returns, at most the callback whose turn had begun still runs (4.2); a
+///   sink fed by one thread's roots gets exactly the model's events (3.2), a prefix of
+///   them if disposed; a sink fed through stateless operators gets each root's values as
+///   the model says, in order along a single path (3.1, 3.2).
+/// - Both: after disposing every sink and letting go of the graph, every node, input and
+///   closure is freed (4.5, 4.6, 4.8, 4.9).
+///
+/// A failure prints the graph's seed, the graph and the script. Re-run one graph with
+/// `MODEL_CHECK_SEED=<seed> swift test --filter ModelCheckTests`; `MODEL_CHECK_GRAPHS=<n>`
+/// changes how many graphs each test checks.
+///
+/// Adding an operator: add one `OperatorCase` to `OperatorCase.all` (ModelCheckOperators.swift)
+/// with its input and output kinds, how to build it over `Signal<Int>`/`Property<Int>`
+/// inputs, and its model: a closure that gets each event with the input it came on and
+/// says what the operator sends. Mark it `carriesPrefix`, `isStateless`,
+/// `subscriptionOrder` or `subscribesWhenBuilt` where the contract says so.
+@Suite struct ModelCheckTests {
+    static let baseSeed: UInt64 = 0x5EED_0001
+
+    @Test func oneThreadMatchesTheModelExactly() {
+        var coverage = Coverage()
+        defer { coverage.expectEnough(graphs: 3000, checkedPerGraph: 4) }
+        for seed in Self.seeds(count: 3000, salt: 1) {
+            var random = SplitMix64(seed: seed)
+            let graph = Graph.random(&random, reactions: true)
+            let script = Self.oneThreadScript(for: graph, &random)
+            let early = random.shuffled(graph.sinks.indices.filter { graph.sinks[$0].early })
+            let failures = Self.checkOneThread(graph: graph, early: early, script: script, coverage: &coverage)
+            if !failures.isEmpty {
+                Self.report(
+                    failures, seed: seed, graph: graph,
+                    script: "observe sinks \(early)\n" + script.map { "  \($0)" }.joined(separator: "\n"))
+                return
+            }
+        }
+    }
+
+    @Test func threadsKeepWhatTheContractPromises() {
+        var coverage = Coverage()
+        defer { coverage.expectEnough(graphs: 400, checkedPerGraph: 4) }
+        for seed in Self.seeds(count: 400, salt: 2) {
+            var random = SplitMix64(seed: seed)
+            var graph = Graph.random(&random, reactions: false)
+            for index in graph.sinks.indices { graph.sinks[index].early = true }
+            let threads = random.int(2...3)
+            var owner: [Int: Int] = [:]
+            for root in graph.roots { owner[root] = random.int(0...(threads - 1)) }
+            let scripts = (0..<threads).map { thread in Self.threadScript(thread, graph, owner, &random) }
+            let order = random.shuffled(Array(graph.sinks.indices))
+            let releaseNodes = random.chance(50)
+            let failures = Self.checkThreads(
+                graph: graph, owner: owner, scripts: scripts, order: order, releaseNodes: releaseNodes,
+                coverage: &coverage)
+            if !failures.isEmpty {
+                let described = scripts.enumerated().map { thread, script in
+                    "thread \(thread): " + script.map(\.description).joined(separator: "; ")
+                }
+                let roots = graph.roots.map { "n\($0) on thread \(owner[$0]!)" }.joined(separator: ", ")
+                Self.report(
+                    failures, seed: seed, graph: graph,
+                    script: "\(roots); observe sinks \(order)\(releaseNodes ? "; nodes let go" : "")\n"
+                        + described.joined(separator: "\n"))
+                return
+            }
+        }
+    }
+
+    // MARK: - One thread
+
+    static func checkOneThread(graph: Graph, early: [Int], script: [Step], coverage: inout Coverage) -> [String] {
+        coverage.count(graph)
+        var failures: [String] = []
+        do {
+            let model = ReferenceModel(graph: graph)
+            let real = RealGraph(graph: graph)
+            for sink in early {
+                model.observe(sink: sink)
+                real.observe(sink: sink)
+            }
+            for step in script {
+                let reacting: Bool
+                switch step {
+                case .send, .complete: reacting = true
+                case .dispose, .observe: reacting = false
+                }
+                model.reactionsEnabled = reacting
+                real.reactionsEnabled = reacting
+                model.run(step)
+                real.run(step)
+            }
+            coverage.reactions += model.reactionsRun
+            for (index, sink) in real.sinks.enumerated() {
+                coverage.checked += model.logs[index].count
+                if sink.events != model.logs[index] {
+                    failures.append(
+                        "sink \(index): expected \(model.logs[index]), got \(sink.events)")
+                }
+                failures += structuralFailures(of: sink, index: index, lateAllowed: 0)
+            }
+            real.tearDown()
+            failures += leaks(real.tracker)
+        }
+        return failures
+    }
+
+    static func oneThreadScript(for graph: Graph, _ random: inout SplitMix64) -> [Step] {
+        var script: [Step] = []
+        let roots = graph.roots
+        for _ in 0..<random.int(8...30) {
+            let root = random.element(roots)
+            switch random.int(0...99) {
+            case 0..<8 where graph.nodes[root].isPipe: script.append(.complete(root: root))
+            case 8..<16: script.append(.dispose(sink: random.int(0...(graph.sinks.count - 1))))
+            default: script.append(.send(root: root, value: Values.tag(root: root) | random.int(0...7)))
+            }
+        }
+        for sink in graph.sinks.indices where !graph.sinks[sink].early {
+            script.insert(.observe(sink: sink), at: random.int(0...script.count))
+        }
+        return script
+    }
+
+    // MARK: - Threads
+
+    static func threadScript(_ thread: Int, _ graph: Graph, _ owner: [Int: Int], _ random: inout SplitMix64)
+        -> [Step]
+    {
+        let roots = graph.roots.filter { owner[$0] == thread }
+        var script: [Step] = []
+        for _ in 0..<random.int(20...60) {
+            let percent = random.int(0...99)
+            if percent < 3 {
+                script.append(.dispose(sink: random.int(0...(graph.sinks.count - 1))))
+                continue
+            }
+            guard !roots.isEmpty else { continue }
+            let root = random.element(roots)
+            if percent < 6, graph.nodes[root].isPipe {
+                script.append(.complete(root: root))
+            } else {
+                script.append(.send(root: root, value: Values.tag(root: root) | random.int(0...7)))
+            }
+        }
+        return script
+    }
+
+    static func checkThreads(
+        graph: Graph, owner: [Int: Int], scripts: [[Step]], order: [Int], releaseNodes: Bool,
+        coverage: inout Coverage
+    ) -> [String] {
+        coverage.count(graph)
+        // The model runs the threads' scripts one after the other, without the disposals.
+        let model = ReferenceModel(graph: graph)
+        for sink in order { model.observe(sink: sink) }
+        for step in scripts.joined() {
+            if case .dispose = step { continue }
+            model.run(step)
+        }
+        var failures: [String] = []
+        do {
+            let real = RealGraph(graph: graph)
+            for sink in order { real.observe(sink: sink) }
+            if releaseNodes { real.releaseNodes() }
+            DispatchQueue.concurrentPerform(iterations: scripts.count) { thread in
+                for step in scripts[thread] { real.run(step) }
+            }
+            for (index, sink) in real.sinks.enumerated() {
+                failures += structuralFailures(of: sink, index: index, lateAllowed: 1)
+                failures += valueFailures(
+                    of: sink, index: index, expected: model.logs[index], graph: graph, owner: owner,
+                    coverage: &coverage)
+            }
+            real.tearDown()
+            failures += leaks(real.tracker)
+        }
+        return failures
+    }
+
+    /// What the model decides for a sink whatever the threads did.
+    static func valueFailures(
+        of sink: RealSink, index: Int, expected: [SinkEvent], graph: Graph, owner: [Int: Int],
+        coverage: inout Coverage
+    ) -> [String] {
+        let actual = sink.events
+        let node = graph.sinks[index].node
+        let roots = graph.rootsFeeding(node)
+        let disposed = sink.wasDisposed
+        if Set(roots.map { owner[$0]! }).count == 1 {
+            // Fed by one thread: everything happens in that thread's order.
+            coverage.checked += expected.count
+            let matches = disposed ? expected.starts(with: actual) : actual == expected
+            return matches
+                ? []
+                : ["sink \(index) (one thread\(disposed ? ", disposed" : "")): expected \(expected), got \(actual)"]
+        }
+        guard graph.isStateless(node) else { return [] }
+        coverage.checked += expected.count
+        var failures: [String] = []
+        for tag in [0] + roots.sorted().map({ Values.tag(root: $0) >> Values.payloadBits }) {
+            let mine: ([SinkEvent]) -> [Int] = { events in
+                events.compactMap { event in
+                    guard case .value(let value) = event, Values.tag(of: value) == tag else { return nil }
+                    return value
+                }
+            }
+            let (want, got) = (mine(expected), mine(actual))
+            let inOrder = tag == 0 || graph.paths(from: tag - 1, to: node) == 1
+            let matches: Bool
+            switch (inOrder, disposed) {
+            case (true, false): matches = got == want
+            case (true, true): matches = want.starts(with: got)
+            case (false, false): matches = got.sorted() == want.sorted()
+            case (false, true): matches = isSubmultiset(got, of: want)
+            }
+            if !matches {
+                failures.append(
+                    "sink \(index) (stateless, values of tag \(tag)\(inOrder ? " in order" : "")"
+                        + "\(disposed ? ", disposed" : "")): expected \(want), got \(got)")
+            }
+        }
+        if !disposed, actual.contains(.completed) != expected.contains(.completed) {
+            failures.append("sink \(index) (stateless): expected \(expected), got \(actual) (completion)")
+        }
+        return failures
+    }
+
+    static func isSubmultiset(_ small: [Int], of large: [Int]) -> Bool {
+        var counts: [Int: Int] = [:]
+        for value in large { counts[value, default: 0] += 1 }
+        for value in small {
+            counts[value, default: 0] -= 1
+            if counts[value]! < 0 { return false }
+        }
+        return true
+    }
+
+    // MARK: - Both
+
+    static func structuralFailures(of sink: RealSink, index: Int, lateAllowed: Int) -> [String] {
+        var failures: [String] = []
+        let events = sink.events
+        if sink.overlaps.load(ordering: .relaxed) > 0 {
+            failures.append("sink \(index): a delivery began while another of the same node was running")
+        }
+        let completions = events.filter { $0 == .completed }.count
+        if completions > 1 || (completions == 1 && events.last != .completed) {
+            failures.append("sink \(index): completion not once and last: \(events)")
+        }
+        let late = (sink.lateValues.load(ordering: .relaxed), sink.lateCompletions.load(ordering: .relaxed))
+        if late.0 > lateAllowed || late.1 > lateAllowed {
+            failures.append("sink \(index): \(late) callbacks began after dispose() returned")
+        }
+        return failures
+    }
+
+    static func leaks(_ tracker: ReleaseTracker) -> [String] {
+        let alive = tracker.alive
+        return alive.isEmpty ? [] : ["still alive after disposing and letting go of everything: \(alive)"]
+    }
+
+    // MARK: - Coverage
+
+    /// What a run exercised, so that a generator that stops making some operator, or
+    /// graphs that check nothing, fails the test instead of passing it quietly.
+    struct Coverage {
+        var graphs = 0
+        var operators: [String: Int] = [:]
+        /// Sink events compared with the model (exactly, or per root).
+        var checked = 0
+        var reactions = 0
+
+        mutating func count(_ graph: Graph) {
+            graphs += 1
+            for name in Set(graph.nodes.compactMap { $0.operatorCase?.name }) { operators[name, default: 0] += 1 }
+        }
+
+        func expectEnough(graphs planned: Int, checkedPerGraph: Int, sourceLocation: SourceLocation = #_sourceLocation)
+        {
+            if ProcessInfo.processInfo.environment["MODEL_CHECK_STATS"] != nil {
+                print("model check: \(graphs) graphs, \(checked) events checked, \(reactions) reactions, \(operators)")
+            }
+            guard graphs == planned else { return }
+            let rare = OperatorCase.all.map(\.name).filter { operators[$0, default: 0] < graphs / 40 }
+            #expect(rare.isEmpty, "operators in too few graphs: \(rare)", sourceLocation: sourceLocation)
+            #expect(checked >= graphs * checkedPerGraph, "events checked: \(checked)", sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: - Seeds and reports
+
+    /// The seeds of the graphs to check: `MODEL_CHECK_SEED` alone if set, else `count`
+    /// (or `MODEL_CHECK_GRAPHS`) seeds drawn from the base seed.
+    static func seeds(count: Int, salt: UInt64) -> [UInt64] {
+        let environment = ProcessInfo.processInfo.environment
+        if let text = environment["MODEL_CHECK_SEED"] {
+            let seed = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
+            return [seed ?? 0]
+        }
+        let count = environment["MODEL_CHECK_GRAPHS"].flatMap { Int($0) } ?? count
+        var random = SplitMix64(seed: baseSeed &+ salt)
+        return (0..<count).map { _ in random.next() }
+    }
+
+    static func report(
+        _ failures: [String], seed: UInt64, graph: Graph, script: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let seedText = "0x" + String(seed, radix: 16)
+        Issue.record(
+            """
+            model check failed for seed \(seedText) (re-run: MODEL_CHECK_SEED=\(seedText))
+            \(failures.joined(separator: "\n"))
+            graph:
+            \(graph)
+            script:
+            \(script)
+            """, sourceLocation: sourceLocation)
+    }
+}
