@@ -147,9 +147,11 @@ struct Graph: CustomStringConvertible {
 
     /// A random graph: roots, then operators over earlier nodes (recent ones more often,
     /// for depth), then sinks.
-    static func random(_ random: inout SplitMix64, reactions: Bool) -> Graph {
+    static func random(_ random: inout SplitMix64, reactions: Bool, pipes pipeRange: ClosedRange<Int> = 1...3)
+        -> Graph
+    {
         var graph = Graph()
-        let pipes = random.int(1...3)
+        let pipes = random.int(pipeRange)
         let properties = random.int(0...2)
         for _ in 0..<pipes { graph.nodes.append(GraphNode(root: .pipe, operatorIndex: nil, inputs: [], parameter: 0)) }
         for _ in 0..<properties {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Signals
 import SignalsTesting
 import Synchronization
@@ -29,8 +30,10 @@ final class RealSink: @unchecked Sendable {
         lock.withLock { disposables.append(disposable) }
     }
 
-    /// Records `event`; returns whether the sink's reaction may fire (its budget allows).
-    func record(_ event: SinkEvent) -> Bool {
+    /// Records `event`; returns whether the sink's reaction may fire (its budget allows),
+    /// and how many events the sink has recorded.
+    @discardableResult
+    func record(_ event: SinkEvent) -> (reacts: Bool, count: Int) {
         if disposeReturned.load(ordering: .acquiring) {
             if event == .completed {
                 lateCompletions.add(1, ordering: .relaxed)
@@ -40,7 +43,7 @@ final class RealSink: @unchecked Sendable {
         }
         return lock.withLock {
             recorded.append(event)
-            return budget > 0
+            return (budget > 0, recorded.count)
         }
     }
 
@@ -85,6 +88,19 @@ final class RealGraph: @unchecked Sendable {
     let tracker = ReleaseTracker()
     /// Reactions run only while a script step sends (see `ReferenceModel.reactionsEnabled`).
     var reactionsEnabled = false
+    /// Every third callback of a sink yields the processor mid-delivery, so that other
+    /// threads send while this one delivers (set before the threads start).
+    var yieldsInDeliveries = false
+    /// For the concurrent check: the thread owning each root, and each thread's id once it
+    /// runs; values that a thread other than their sender delivered are counted.
+    var owners: [Int: Int] = [:]
+    private let threadIDs = Locked<[Int: pthread_t]>([:])
+    let deliveredByAnotherThread = Atomic(0)
+
+    /// Notes that the calling thread is thread `index` of the concurrent check.
+    func runsThread(_ index: Int) {
+        threadIDs.withLock { $0[index] = pthread_self() }
+    }
 
     init(graph: Graph) {
         self.graph = graph
@@ -149,7 +165,7 @@ final class RealGraph: @unchecked Sendable {
                 })
             sink.keep(
                 signal.observeCompleted {
-                    withExtendedLifetime(token) { nodeGuard.enter(sink) { _ = sink.record(.completed) } }
+                    withExtendedLifetime(token) { nodeGuard.enter(sink) { sink.record(.completed) } }
                 })
         case .property(let property):
             sink.keep(
@@ -161,7 +177,17 @@ final class RealGraph: @unchecked Sendable {
 
     private func received(_ value: Int, sink index: Int) {
         let sink = sinks[index]
-        guard sink.record(.value(value)), reactionsEnabled, let reaction = graph.sinks[index].reaction,
+        let (reacts, count) = sink.record(.value(value))
+        if yieldsInDeliveries {
+            if count % 3 == 0 { sched_yield() }
+            let root = Values.tag(of: value) - 1
+            if let owner = owners[root], let sender = threadIDs.withLock({ $0[owner] }),
+                pthread_equal(sender, pthread_self()) == 0
+            {
+                deliveredByAnotherThread.add(1, ordering: .relaxed)
+            }
+        }
+        guard reacts, reactionsEnabled, let reaction = graph.sinks[index].reaction,
             Values.payload(value) % 3 == reaction.remainder
         else { return }
         sink.spendBudget()
