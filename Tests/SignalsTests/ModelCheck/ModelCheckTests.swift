@@ -6,32 +6,34 @@ import SignalsTesting
 import Synchronization
 import Testing
 
-/// A randomized model check of the core: random graphs of operators, driven by random
-/// scripts, compared with `ReferenceModel`, a sequential model of the contract.
-///
-/// - `oneThreadMatchesTheModelExactly`: sends, completions, late observers and disposals
-///   on one thread, with observers that send to roots or dispose other observers from
-///   inside their delivery; every sink must get exactly what the model says.
-/// - `threadsKeepWhatTheContractPromises`: each root owned by one of two or three threads,
-///   which run their scripts at once while disposing sinks; the graph's nodes are let go
-///   of half the time, so chains detach while values flow. Checked: deliveries of a node
-///   never overlap (3.1); a completion comes at most once and last (4.3); after
-///   `dispose()` returns, at most the callback whose turn had begun still runs (4.2); a
-///   sink fed by one thread's roots gets exactly the model's events (3.2), a prefix of
-///   them if disposed; a sink fed through stateless operators gets each root's values as
-///   the model says, in order along a single path (3.1, 3.2).
-/// - Both: after disposing every sink and letting go of the graph, every node, input and
-///   closure is freed (4.5, 4.6, 4.8, 4.9).
-///
-/// A failure prints the graph's seed, the graph and the script. Re-run one graph with
-/// `MODEL_CHECK_SEED=<seed> swift test --filter ModelCheckTests`; `MODEL_CHECK_GRAPHS=<n>`
-/// changes how many graphs each test checks.
-///
-/// Adding an operator: add one `OperatorCase` to `OperatorCase.all` (ModelCheckOperators.swift)
-/// with its input and output kinds, how to build it over `Signal<Int>`/`Property<Int>`
-/// inputs, and its model: a closure that gets each event with the input it came on and
-/// says what the operator sends. Mark it `carriesPrefix`, `isStateless`,
-/// `subscriptionOrder` or `subscribesWhenBuilt` where the contract says so.
+// A randomized model check of the core: random graphs of operators, driven by random
+// scripts, compared with `ReferenceModel`, a sequential model of the contract.
+//
+// - `oneThreadMatchesTheModelExactly`: sends, completions, late observers and disposals
+//   on one thread, with observers that send to roots or dispose other observers from
+//   inside their delivery; every sink must get exactly what the model says.
+// - `threadsKeepWhatTheContractPromises`: each root owned by one of two or three threads,
+//   which run their scripts at once while disposing sinks; the graph's nodes are let go
+//   of half the time, so chains detach while values flow. Checked: deliveries of a node
+//   never overlap (3.1); a completion comes at most once and last (4.3); after
+//   `dispose()` returns, at most the callback whose turn had begun still runs (4.2); a
+//   sink fed by one thread's roots gets exactly the model's events (3.2), a prefix of
+//   them if disposed; a sink fed through stateless operators gets each root's values as
+//   the model says, in order along a single path (3.1, 3.2).
+// - Both: after disposing every sink and letting go of the graph, every node, input and
+//   closure is freed (4.5, 4.6, 4.8, 4.9).
+//
+// A failure prints the graph's seed, the graph and the script. Re-run one graph with
+// `MODEL_CHECK_SEED=<seed> swift test --filter ModelCheckTests`; `MODEL_CHECK_GRAPHS=<n>`
+// changes how many graphs each test checks, `MODEL_CHECK_STATS=1` prints what a run
+// covered. A seed of the concurrent test replays its graph and scripts, not the threads'
+// timing: run it a few times (or under the thread sanitizer).
+//
+// Adding an operator: add one `OperatorCase` to `OperatorCase.all` (ModelCheckOperators.swift)
+// with its input and output kinds, how to build it over `Signal<Int>`/`Property<Int>`
+// inputs, and its model: a closure that gets each event with the input it came on and
+// says what the operator sends. Mark it `carriesPrefix`, `isStateless`,
+// `subscriptionOrder` or `subscribesWhenBuilt` where the contract says so.
 @Suite struct ModelCheckTests {
     static let baseSeed: UInt64 = 0x5EED_0001
 
