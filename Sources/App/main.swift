@@ -70,7 +70,7 @@ enum Request {
     case show(String)
 }
 
-let version = "homes 0.2.0"
+let version = "homes \(releaseVersion)"
 
 func parseOptions(_ arguments: [String]) -> Result<Request, UsageError> {
     var options = Options()

@@ -102,6 +102,21 @@ import Testing
         #expect(unknown.errors.hasPrefix("homes: unknown option --colour\n"))
     }
 
+    /// `homes --version` names the newest release in CHANGELOG.md: the release itself, or
+    /// its `-dev` version while the release is unreleased.
+    @Test func theVersionIsTheChangelogsNewest() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let heading = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }.map(String.init) ?? ""
+        let words = heading.split(separator: " ")
+        #expect(words.count >= 2, "CHANGELOG.md has no release heading")
+        guard words.count >= 2 else { return }
+        let expected = heading.contains("(unreleased)") ? "\(words[1])-dev" : String(words[1])
+        let version = try run(["--version"], input: Data())
+        #expect(version.output == "homes \(expected)\n")
+    }
+
     @Test func versionAndFlagsWithAnEqualsSign() async throws {
         let version = try run(["--version"], input: Data())
         #expect(version.status == 0)
