@@ -24,7 +24,8 @@ let package = Package(
         // mediator between modules.
         .target(name: "Signals"),
         .target(name: "SignalsTesting", dependencies: ["Signals"]),
-        .target(name: "Networking"),
+        // Networking hands out a call as a `Producer` (`APIManager+Producer.swift`).
+        .target(name: "Networking", dependencies: ["Signals"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Persistence", dependencies: ["CSQLite", "Signals"]),
         .target(name: "Mediator"),

@@ -1,0 +1,122 @@
+import Signals
+import Synchronization
+
+/// Which page a call of an ``APIManager`` asks for.
+public enum APICallPage: Sendable, Equatable {
+    /// The first page (or the only one), from the cache when fresh unless `ignoringCache`.
+    case first(ignoringCache: Bool)
+    /// The page after the one the manager holds.
+    case next
+}
+
+/// A failed call's result is the failure of its producer.
+extension APIResult: Error {}
+
+extension APIManager {
+    /// One call of this API as a ``Producer``, so a logic can track it with an
+    /// ``Activity`` instead of keeping its loading and problem state by hand.
+    ///
+    /// Each run asks the manager for `page` with `parameters` and ends when the manager
+    /// reports the call: with `reform` of the manager (read its data, and its pages, there)
+    /// then completion, or with the failed ``APIResult``. A call that does not start
+    /// (refused by an interceptor or by the request strategy) fails the run at once.
+    /// Disposing a run that is still going cancels its call.
+    ///
+    /// While its call goes, the run is the manager's delegate and parameter source; a
+    /// cancelled outcome is never a run's end (its run was disposed, or replaced by a newer
+    /// one, which owns the manager now). Runs are started and disposed on the main actor,
+    /// where the manager lives.
+    ///
+    /// ```swift
+    /// let call = manager.producer(parameters: ["id": "3"]) { $0.fetchData(with: DetailReformer()) }
+    /// run = activity.track(call).start { outcome in show(outcome) }
+    /// ```
+    public nonisolated func producer<Output: Sendable>(
+        parameters: [String: String], page: APICallPage = .first(ignoringCache: false),
+        reform: @escaping @MainActor @Sendable (APIManager) -> Output
+    ) -> Producer<Output, APIResult> {
+        Producer { input in
+            MainActor.assumeIsolated {
+                let run = APICallRun(manager: self, parameters: parameters, input: input, reform: reform)
+                run.start(page)
+                return AnyDisposable { MainActor.assumeIsolated { run.stop() } }
+            }
+        }
+    }
+}
+
+extension Producer where Failure == APIResult {
+    /// Starts a run of an API call and calls `ended` once on the main actor when it ends,
+    /// with its last value or its failure; an ``Activity`` tracking the call has been told
+    /// by then, so `ended` reads it current. Disposing the result stops the run, and
+    /// `ended` is not called.
+    @MainActor
+    public func start(ended: @escaping @MainActor (Result<Value, APIResult>) -> Void) -> Disposable {
+        let last = Mutex<Value?>(nil)
+        let end: @Sendable (Result<Value, APIResult>) -> Void = { outcome in MainActor.assumeIsolated { ended(outcome) }
+        }
+        return start(
+            value: { value in last.withLock { $0 = value } },
+            failed: { end(.failure($0)) },
+            completed: {
+                guard let value = last.withLock({ $0 }) else { return end(.failure(APIResult(kind: .noContent))) }
+                end(.success(value))
+            })
+    }
+}
+
+/// One run of ``APIManager/producer(parameters:page:reform:)``: its manager's delegate
+/// and parameter source while its call goes.
+@MainActor
+private final class APICallRun<Definition: APIDefinition, Output: Sendable>: APIManagerDelegate,
+    APIManagerParameterSource
+{
+    let manager: APIManager<Definition>
+    let parameters: [String: String]
+    let input: Producer<Output, APIResult>.Input
+    let reform: @MainActor @Sendable (APIManager<Definition>) -> Output
+
+    init(
+        manager: APIManager<Definition>, parameters: [String: String], input: Producer<Output, APIResult>.Input,
+        reform: @escaping @MainActor @Sendable (APIManager<Definition>) -> Output
+    ) {
+        self.manager = manager
+        self.parameters = parameters
+        self.input = input
+        self.reform = reform
+    }
+
+    func start(_ page: APICallPage) {
+        manager.parameterSource = self
+        let started: Bool
+        switch page {
+        case .first(let ignoringCache): started = manager.loadData(ignoringCache: ignoringCache)
+        case .next: started = manager.loadNextPage()
+        }
+        // Outcomes are queued behind `loadData`, so the delegate set now hears this call;
+        // one that did not start leaves the call in flight, if any, to its own run.
+        guard started else {
+            return input.send(failure: APIResult(kind: .cancelled, message: "the call did not start"))
+        }
+        manager.delegate = self
+    }
+
+    /// Cancels the call when this run still owns the manager and its call is going.
+    func stop() {
+        if manager.delegate === self, manager.isLoading { manager.cancelAllRequests() }
+    }
+
+    func parameters(for manager: any APIManaging) -> [String: String] {
+        parameters
+    }
+
+    func apiManagerDidSucceed(_ manager: any APIManaging) {
+        input.send(reform(self.manager))
+        input.sendCompleted()
+    }
+
+    func apiManagerDidFail(_ manager: any APIManaging) {
+        guard let result = manager.lastResult, result.kind != .cancelled else { return }
+        input.send(failure: result)
+    }
+}
