@@ -24,7 +24,7 @@ import Testing
         var seen: [ListingKind: ListingSummary] = [:]
         for kind in ListingKind.allCases {
             await harness.run { logic.show(kind) }
-            let first = logic.listings.value.first
+            let first = logic.state.value.listings.first
             #expect(first?.kind == kind)
             #expect(first?.id == 1)
             #expect(first.map { $0.price > 0 && $0.area > 0 && !$0.district.isEmpty } == true)
@@ -59,11 +59,11 @@ import Testing
     @Test func showMoreAndTheLastPage() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
-        let counts = logic.listings.map(\.count).skipRepeats().record()
+        let counts = logic.state.map(\.listings.count).skipRepeats().record()
         await harness.run { logic.show(.rent) }
         #expect(await harness.run { logic.loadMore() })
         #expect(await harness.run { logic.loadMore() })
-        #expect(logic.isComplete.value)
+        #expect(logic.state.value.isComplete)
         #expect(await !harness.run { logic.loadMore() })
         counts.assertValues([0, 8, 16, 20])
     }
@@ -71,10 +71,10 @@ import Testing
     @Test func loadingIsVisibleWhileARequestIsInFlight() async {
         let harness = HomesHarness()
         let logic = ListingLogic(engine: harness.engine)
-        let loading = logic.isLoading.record()
+        let loading = logic.state.map(\.isLoading).record()
         harness.transport.holding = true
         await harness.run { logic.show(.new) }
-        #expect(logic.isLoading.value)
+        #expect(logic.state.value.isLoading)
         #expect(await !harness.run { logic.refresh() })
         harness.transport.release()
         await harness.flush()
@@ -86,13 +86,13 @@ import Testing
         let logic = ListingLogic(engine: harness.engine)
         await harness.run { logic.show(.rent) }
         harness.transport.holding = true
-        let problems = logic.problem.record()
+        let problems = logic.state.map(\.problem).record()
         #expect(await harness.run { logic.filter([("rooms", "2")]) } == nil)
         #expect(await harness.run { logic.filter([("district", "Xuhui")]) } == nil)
         harness.transport.release()
         await harness.flush()
-        #expect(logic.listings.value.allSatisfy { $0.district == "Xuhui" })
-        #expect(logic.filters.value == ["rooms": "2", "district": "Xuhui"])
+        #expect(logic.state.value.listings.allSatisfy { $0.district == "Xuhui" })
+        #expect(logic.state.value.filters == ["rooms": "2", "district": "Xuhui"])
         problems.assertValues([nil])
     }
 
@@ -105,20 +105,20 @@ import Testing
             logic.reload()
         }
         // The first call was replaced: that is no problem, and the second still loads.
-        #expect(logic.isLoading.value)
-        #expect(logic.problem.value == nil)
+        #expect(logic.state.value.isLoading)
+        #expect(logic.state.value.problem == nil)
         harness.transport.release()
         await harness.flush()
-        #expect(!logic.isLoading.value)
-        #expect(logic.problem.value == nil)
-        #expect(logic.detail.value?.id == 3)
+        #expect(!logic.state.value.isLoading)
+        #expect(logic.state.value.problem == nil)
+        #expect(logic.state.value.detail?.id == 3)
         // Stopping a load says so.
         harness.transport.holding = true
         await harness.run { logic.reload() }
         logic.cancel()
         await harness.flush()
-        #expect(!logic.isLoading.value)
-        #expect(logic.problem.value == "cancelled")
+        #expect(!logic.state.value.isLoading)
+        #expect(logic.state.value.problem == "cancelled")
         harness.transport.release()
     }
 
@@ -127,7 +127,7 @@ import Testing
         let logic = ListingLogic(engine: harness.engine)
         #expect(await harness.run { logic.filter([("colour", "red")]) }?.hasPrefix("unknown filter colour") == true)
         #expect(await harness.run { logic.filter([("rooms", "-1")]) } == "rooms needs a whole number, not -1")
-        #expect(logic.filters.value.isEmpty)
+        #expect(logic.state.value.filters.isEmpty)
         // Contradictions are refused, whether they come in one filter or across two.
         #expect(
             await harness.run { logic.filter([("min_price", "20000"), ("max_price", "1000")]) }
@@ -136,7 +136,7 @@ import Testing
         #expect(
             await harness.run { logic.filter([("min_price", "20000")]) }
                 == "min_price 20000 is above max_price 1000: no listing could match")
-        #expect(logic.filters.value == ["max_price": "1000"])
+        #expect(logic.state.value.filters == ["max_price": "1000"])
     }
 
     @Test func aRejectedSignatureBecomesAProblem() async {
@@ -147,9 +147,9 @@ import Testing
                 signatureRejectedCodes: [4010], signingSecret: Array("wrong".utf8)))
         let logic = ListingLogic(engine: harness.engine)
         await harness.run { logic.show(.rent) }
-        #expect(logic.problem.value == "signature rejected")
-        #expect(logic.listings.value.isEmpty)
-        #expect(!logic.isLoading.value)
+        #expect(logic.state.value.problem == "signature rejected")
+        #expect(logic.state.value.listings.isEmpty)
+        #expect(!logic.state.value.isLoading)
     }
 }
 
@@ -162,10 +162,10 @@ import Testing
         await harness.run { logic.show(.rent) }
         harness.engine.reachability.update(isReachable: false)
         await harness.run { logic.show(.new) }
-        #expect(logic.listings.value.isEmpty)
+        #expect(logic.state.value.listings.isEmpty)
         harness.engine.reachability.update(isReachable: true)
         #expect(await !harness.run { logic.loadMore() })
-        #expect(logic.listings.value.isEmpty)
+        #expect(logic.state.value.listings.isEmpty)
     }
 
     @Test func filtersApplyAllOrNothing() async {
@@ -174,7 +174,7 @@ import Testing
         await harness.run { logic.show(.rent) }
         let problem = await harness.run { logic.filter([("rooms", "2"), ("colour", "red")]) }
         #expect(problem?.hasPrefix("unknown filter colour") == true)
-        #expect(logic.filters.value.isEmpty)
+        #expect(logic.state.value.filters.isEmpty)
     }
 
     @Test func aDetailsProblemClearsWhenItLoadsAndRefreshGoesToTheNetwork() async {
@@ -182,11 +182,11 @@ import Testing
         let logic = ListingDetailLogic(kind: .rent, id: 2, engine: harness.engine)
         harness.engine.reachability.update(isReachable: false)
         await harness.run { logic.load() }
-        #expect(logic.problem.value == "the network is unreachable")
+        #expect(logic.state.value.problem == "the network is unreachable")
         harness.engine.reachability.update(isReachable: true)
         await harness.run { logic.load() }
-        #expect(logic.problem.value == nil)
-        #expect(logic.detail.value?.id == 2)
+        #expect(logic.state.value.problem == nil)
+        #expect(logic.state.value.detail?.id == 2)
         let served = harness.transport.server.requestsServed
         await harness.run { logic.reload() }
         #expect(harness.transport.server.requestsServed == served + 1)

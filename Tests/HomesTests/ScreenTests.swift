@@ -161,7 +161,7 @@ import ViewModels
         let second = try #require(await harness.run { list.handle("map", []) }.flatMap(screen))
         #expect(second.rootView.render(width: 80).contains { $0.hasPrefix("a  9 ") })
         let opened = try #require(await harness.run { second.handle("open", ["9"]) }.flatMap(screen))
-        #expect(opened.identity == "detail/resale/\(logic.listings.value[8].id)")
+        #expect(opened.identity == "detail/resale/\(logic.state.value.listings[8].id)")
         #expect(errorText(second.handle("open", ["1"]))?.hasPrefix("usage: open N, with N one of 9, ") == true)
     }
 

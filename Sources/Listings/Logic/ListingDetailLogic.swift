@@ -5,33 +5,25 @@ import Signals
 
 /// Loads one listing's detail.
 @MainActor
-public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSource {
-    /// The listing, once loaded.
-    public let detail: Property<ListingDetail?>
-    /// Whether it is loading.
-    public let isLoading: Property<Bool>
-    /// What went wrong, if anything.
-    public let problem: Property<String?>
-
-    private let detailState = MutableProperty<ListingDetail?>(nil)
-    private let loadingState = MutableProperty(false)
-    private let problemState = MutableProperty<String?>(nil)
+public final class ListingDetailLogic {
+    /// The listing, whether it loads and what went wrong: one value per change.
+    public let state: Property<ListingDetailState>
     /// The listing's kind.
     public let kind: ListingKind
     /// The listing's id within its kind.
     public let id: Int
+    private let current = MutableProperty(ListingDetailState())
+    /// Whether the listing is loading, and why the last load failed.
+    private let activity = Activity<APIResult>()
+    private var run: Disposable?
     private let manager: APIManager<ListingDetailAPI>
 
     /// Logic for listing `id` of `kind`.
     public init(kind: ListingKind, id: Int, engine: APIEngine) {
-        detail = Property(detailState)
-        isLoading = Property(loadingState)
-        problem = Property(problemState)
+        state = Property(current)
         manager = APIManager(ListingDetailAPI(kind: kind), engine: engine)
         self.kind = kind
         self.id = id
-        manager.delegate = self
-        manager.parameterSource = self
     }
 
     /// Loads the listing (from the cache when fresh).
@@ -39,40 +31,43 @@ public final class ListingDetailLogic: APIManagerDelegate, APIManagerParameterSo
         start(ignoringCache: false)
     }
 
-    /// Reloads the listing from the network.
+    /// Reloads the listing from the network; a load in flight is replaced, which is no
+    /// problem.
     public func reload() {
         start(ignoringCache: true)
     }
 
     /// Stops the load in flight, if any, and says so in `problem`.
     public func cancel() {
-        guard manager.isLoading else { return }
-        manager.cancelAllRequests()
-        problemState.value = "cancelled"
+        guard current.value.isLoading else { return }
+        run?.dispose()
+        var next = settled(nil)
+        next.problem = "cancelled"
+        current.value = next
     }
 
     private func start(ignoringCache: Bool) {
-        guard manager.loadData(ignoringCache: ignoringCache) else { return }
-        loadingState.value = true
-        if problemState.value != nil { problemState.value = nil }
+        run?.dispose()
+        let call = manager.producer(parameters: ["id": String(id)], page: .first(ignoringCache: ignoringCache)) {
+            $0.fetchData(with: ListingDetailReformer())
+        }
+        run = activity.track(call).start { [weak self] outcome in
+            guard let self else { return }
+            current.value = settled(outcome)
+        }
+        current.value = settled(nil)
     }
 
-    public func parameters(for manager: any APIManaging) -> [String: String] {
-        ["id": String(id)]
-    }
-
-    public func apiManagerDidSucceed(_ manager: any APIManaging) {
-        let detail = manager.fetchData(with: ListingDetailReformer())
-        if let detail { detailState.value = detail }
-        problemState.value = detail == nil ? "the listing service sent an incomplete listing" : nil
-        loadingState.value = false
-    }
-
-    public func apiManagerDidFail(_ manager: any APIManaging) {
-        // A call replaced by a newer one (or cancelled) is not this screen's problem: the
-        // newer call, if any, still counts as loading.
-        loadingState.value = manager.isLoading
-        guard let result = manager.lastResult, result.kind != .cancelled else { return }
-        problemState.value = result.message ?? "the listing could not be loaded"
+    /// The state after `outcome` (nil when none has come), loading and the problem as
+    /// the activity says.
+    private func settled(_ outcome: Result<ListingDetail?, APIResult>?) -> ListingDetailState {
+        var next = current.value
+        next.isLoading = activity.isRunning.value
+        next.problem = activity.failure.value.map { $0.message ?? "the listing could not be loaded" }
+        if case .success(let detail) = outcome {
+            next.detail = detail ?? next.detail
+            if detail == nil { next.problem = "the listing service sent an incomplete listing" }
+        }
+        return next
     }
 }

@@ -6,29 +6,13 @@ import Signals
 /// The business logic of the listing list: which kind is shown, with which filters, the
 /// pages loaded so far, and what is going on. Drives the three list API managers.
 @MainActor
-public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
-    /// The listings loaded so far, page after page.
-    public let listings: Property<[ListingSummary]>
-    /// The kind shown.
-    public let kind: Property<ListingKind>
-    /// The filters applied (API parameter name to value).
-    public let filters: Property<[String: String]>
-    /// Whether a page is loading.
-    public let isLoading: Property<Bool>
-    /// Whether every page has been loaded.
-    public let isComplete: Property<Bool>
-    /// The last problem, for the user; nil when all is well.
-    public let problem: Property<String?>
-
-    private let listingsState = MutableProperty<[ListingSummary]>([])
-    private let kindState = MutableProperty(ListingKind.rent)
-    private let filtersState = MutableProperty<[String: String]>([:])
-    private let loadingState = MutableProperty(false)
-    private let completeState = MutableProperty(false)
-    private let problemState = MutableProperty<String?>(nil)
-    /// Whether the first page of the current kind and filters has arrived; `loadMore`
-    /// waits for it, so pages of different queries never mix.
-    private var hasFirstPage = false
+public final class ListingLogic {
+    /// Everything the list is: one value per change.
+    public let state: Property<ListingState>
+    private let current = MutableProperty(ListingState())
+    /// Whether a page is loading, and why the last one failed.
+    private let activity = Activity<APIResult>()
+    private var run: Disposable?
     private let managers: [ListingKind: APIManager<ListingListAPI>]
 
     /// Filters the list APIs understand.
@@ -36,50 +20,49 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
 
     /// Logic over `engine`'s services.
     public init(engine: APIEngine) {
-        listings = Property(listingsState)
-        kind = Property(kindState)
-        filters = Property(filtersState)
-        isLoading = Property(loadingState)
-        isComplete = Property(completeState)
-        problem = Property(problemState)
+        state = Property(current)
         managers = Dictionary(
             uniqueKeysWithValues: ListingKind.allCases.map {
                 ($0, APIManager(ListingListAPI(kind: $0), engine: engine))
             })
-        for manager in managers.values {
-            manager.delegate = self
-            manager.parameterSource = self
-        }
     }
 
     // MARK: - Intents
 
     /// Shows `kind` from its first page.
     public func show(_ kind: ListingKind) {
-        if kind != kindState.value { managers[kindState.value]?.cancelAllRequests() }
-        kindState.value = kind
-        startQuery()
+        var next = current.value
+        next.kind = kind
+        startQuery(next)
     }
 
     /// Loads the next page; does nothing on the last page or while loading.
     @discardableResult
     public func loadMore() -> Bool {
-        guard hasFirstPage, !loadingState.value, !completeState.value else { return false }
-        return load(firstPage: false, fresh: false)
+        let now = current.value
+        guard now.hasFirstPage, !now.isLoading, !now.isComplete else { return false }
+        load(now, .next)
+        return true
     }
 
     /// Stops the load in flight, if any, and says so in `problem`.
     public func cancel() {
-        guard loadingState.value else { return }
-        managers[kindState.value]?.cancelAllRequests()
-        problemState.value = "cancelled"
+        guard current.value.isLoading else { return }
+        run?.dispose()
+        var next = current.value
+        next.isLoading = activity.isRunning.value
+        next.problem = "cancelled"
+        current.value = next
     }
 
     /// Reloads the first page from the network; a refresh while loading is ignored.
     @discardableResult
     public func refresh() -> Bool {
-        guard !loadingState.value else { return false }
-        return load(firstPage: true, fresh: true)
+        guard !current.value.isLoading else { return false }
+        var next = current.value
+        next.isComplete = false
+        load(next, .first(ignoringCache: true))
+        return true
     }
 
     /// Checks every `(key, value)` pair, then applies them all and reloads once; a load
@@ -94,90 +77,81 @@ public final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
                 return "\(key) needs a whole number, not \(value)"
             }
         }
-        var filters = filtersState.value
-        for (key, value) in pairs { filters[key] = value }
-        if let minimum = filters["min_price"].flatMap({ Int($0) }),
-            let maximum = filters["max_price"].flatMap({ Int($0) }),
+        var next = current.value
+        for (key, value) in pairs { next.filters[key] = value }
+        if let minimum = next.filters["min_price"].flatMap({ Int($0) }),
+            let maximum = next.filters["max_price"].flatMap({ Int($0) }),
             minimum > maximum
         {
             return "min_price \(minimum) is above max_price \(maximum): no listing could match"
         }
-        filtersState.value = filters
-        startQuery()
+        startQuery(next)
         return nil
     }
 
     /// Removes every filter and reloads.
     public func clearFilters() {
-        filtersState.value = [:]
-        startQuery()
+        var next = current.value
+        next.filters = [:]
+        startQuery(next)
     }
 
     /// A new kind or new filters: the old rows go at once, then the first page loads.
-    private func startQuery() {
-        hasFirstPage = false
-        if !listingsState.value.isEmpty { listingsState.value = [] }
-        set(completeState, false)
-        load(firstPage: true, fresh: false)
+    private func startQuery(_ query: ListingState) {
+        var next = query
+        next.listings = []
+        next.hasFirstPage = false
+        next.isComplete = false
+        load(next, .first(ignoringCache: false))
     }
 
-    @discardableResult
-    private func load(firstPage: Bool, fresh: Bool) -> Bool {
-        guard let manager = managers[kindState.value] else { return false }
-        let started = firstPage ? manager.loadData(ignoringCache: fresh) : manager.loadNextPage()
-        if started {
-            if firstPage { set(completeState, false) }
-            set(loadingState, true)
-            set(problemState, nil)
+    /// Starts loading `page` of `next`'s kind and filters, in place of any load in
+    /// flight, and shows `next` as loading: one change.
+    private func load(_ next: ListingState, _ page: APICallPage) {
+        run?.dispose()
+        guard let manager = managers[next.kind] else { return }
+        let call = manager.producer(parameters: next.filters, page: page) { manager in
+            ListingPage(
+                listings: manager.fetchData(with: ListingListReformer()), isFirst: manager.isFirstPage,
+                isLast: manager.isLastPage)
         }
-        return started
+        run = activity.track(call).start { [weak self] in self?.land($0) }
+        current.value = settled(next)
     }
 
-    /// Sets `property` only when the value differs, so observers hear of real changes.
-    private func set<Value: Equatable>(_ property: MutableProperty<Value>, _ value: Value) {
-        if property.value != value { property.value = value }
+    /// A page arrived, or the load failed.
+    private func land(_ outcome: Result<ListingPage, APIResult>) {
+        var next = current.value
+        if case .success(let page) = outcome {
+            next.listings = page.isFirst ? page.listings : next.listings + page.listings
+            next.hasFirstPage = true
+            next.isComplete = page.isLast
+        }
+        current.value = settled(next)
     }
 
-    // MARK: - APIManagerParameterSource
-
-    public func parameters(for manager: any APIManaging) -> [String: String] {
-        filtersState.value
+    /// `state` with loading and the problem as the activity says.
+    private func settled(_ state: ListingState) -> ListingState {
+        var state = state
+        state.isLoading = activity.isRunning.value
+        state.problem = activity.failure.value.map { $0.message ?? "the listings could not be loaded" }
+        return state
     }
+}
 
-    // MARK: - APIManagerDelegate
-
-    public func apiManagerDidSucceed(_ manager: any APIManaging) {
-        guard isCurrent(manager) else { return }
-        let page = manager.fetchData(with: ListingListReformer())
-        if manager.isFirstPage { hasFirstPage = true }
-        listingsState.value = manager.isFirstPage ? page : listingsState.value + page
-        set(completeState, manager.isLastPage)
-        set(loadingState, manager.isLoading)
-    }
-
-    public func apiManagerDidFail(_ manager: any APIManaging) {
-        guard isCurrent(manager) else { return }
-        set(loadingState, manager.isLoading)
-        guard let result = manager.lastResult, result.kind != .cancelled else { return }
-        set(problemState, result.message ?? "the listings could not be loaded")
-    }
-
-    /// The manager of the kind shown.
-    var currentManager: (any APIManaging)? {
-        managers[kindState.value]
-    }
-
-    private func isCurrent(_ manager: any APIManaging) -> Bool {
-        managers[kindState.value] === manager
-    }
+/// One page of a list call, read from its manager.
+private struct ListingPage: Sendable {
+    let listings: [ListingSummary]
+    let isFirst: Bool
+    let isLast: Bool
 }
 
 extension ListingLogic {
     /// The points of the page last loaded, through the map reformer, numbered as the
     /// list numbers them.
     public func mapPoints() -> [ListingMapPoint] {
-        let numbers = Dictionary(listings.value.enumerated().map { ($1.id, $0 + 1) }) { first, _ in first }
-        return (currentManager?.fetchData(with: ListingMapReformer()) ?? []).map { point in
+        let numbers = Dictionary(state.value.listings.enumerated().map { ($1.id, $0 + 1) }) { first, _ in first }
+        return (managers[state.value.kind]?.fetchData(with: ListingMapReformer()) ?? []).map { point in
             var numbered = point
             numbered.number = numbers[point.id] ?? 0
             return numbered

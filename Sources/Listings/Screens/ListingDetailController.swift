@@ -39,16 +39,16 @@ public final class ListingDetailController: Screen {
         self.inquiry = inquiry
         rootView = StackView([facts, mark, inquiryStatus])
         (changes, changed) = Signal<Void>.pipe()
-        isBusy = Property.combineLatest(logic.isLoading, inquiry?.isSending ?? Property(value: false))
+        isBusy = Property.combineLatest(logic.state.map(\.isLoading), inquiry?.isSending ?? Property(value: false))
             .map { loading, sending in loading || sending }
         facts.emptyText = ""
         let listing = SavedListing(kind: logic.kind, id: logic.id)
         let isSaved = mediator.savedListings().map { $0.contains(listing) }.skipRepeats()
-        let viewModel = Property.combineLatest(logic.detail, logic.isLoading, logic.problem, isSaved)
-            .map { detail, isLoading, problem, isSaved in
-                ListingDetailViewModel(
-                    detail: detail, isLoading: isLoading, problem: problem, isFavorite: isSaved, now: now())
-            }
+        let viewModel = Property.combineLatest(logic.state, isSaved).map { state, isSaved in
+            ListingDetailViewModel(
+                detail: state.detail, isLoading: state.isLoading, problem: state.problem, isFavorite: isSaved,
+                now: now())
+        }
         viewModel.bind(\.title, to: facts) { view, title in view.title = title }.dispose(in: bag)
         viewModel.bind(\.facts, to: facts) { view, facts in view.rows = facts }.dispose(in: bag)
         viewModel.bind(\.status, to: facts) { view, status in view.status = status }.dispose(in: bag)
@@ -90,7 +90,7 @@ public final class ListingDetailController: Screen {
             return ask(arguments, photo: input.options["--photo"])
         case "fav", "unfav":
             guard arguments.isEmpty else { return .error("usage: \(command)") }
-            guard let detail = logic.detail.value else { return .error("the listing has not loaded") }
+            guard let detail = logic.state.value.detail else { return .error("the listing has not loaded") }
             let problem =
                 command == "fav"
                 ? mediator.saveFavorite(kind: detail.kind, id: detail.id, name: detail.name, price: detail.price)

@@ -15,6 +15,7 @@ public final class ListingListController: Screen {
     public let name = "listings"
     public let rootView: any TextView
     public let changes: Signal<Void>
+    public let isBusy: Property<Bool>
     private let logic: ListingLogic
     private let mediator: Mediator
     private let now: @Sendable () -> Date
@@ -33,6 +34,7 @@ public final class ListingListController: Screen {
         self.now = now
         rootView = table
         (changes, changed) = Signal<Void>.pipe()
+        isBusy = logic.state.map(\.isLoading)
         let viewModel = Self.viewModel(of: logic, saved: mediator.savedListings(), now: now)
         viewModel.bind(\.title, to: table) { table, title in table.title = title }.dispose(in: bag)
         viewModel.bind(\.rows, to: table) { table, rows in table.rows = rows }.dispose(in: bag)
@@ -40,8 +42,6 @@ public final class ListingListController: Screen {
         viewModel.bind(\.footer, to: table) { table, footer in table.footer = footer }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
     }
-
-    public var isBusy: Property<Bool> { logic.isLoading }
 
     public func cancelWork() {
         logic.cancel()
@@ -51,7 +51,7 @@ public final class ListingListController: Screen {
         switch command {
         case "list": return ListingKind.allCases.map(\.rawValue)
         case "filter": return ListingLogic.filterKeys.sorted() + ["clear"]
-        case "open", "fav", "unfav": return logic.listings.value.indices.map { String($0 + 1) }
+        case "open", "fav", "unfav": return logic.state.value.listings.indices.map { String($0 + 1) }
         default: return []
         }
     }
@@ -82,7 +82,8 @@ public final class ListingListController: Screen {
         case "open", "fav", "unfav": return listing(command, arguments)
         case "map":
             guard arguments.isEmpty else { return .error("usage: map") }
-            return .push(ListingMapController(points: logic.mapPoints(), kind: logic.kind.value, mediator: mediator))
+            return .push(
+                ListingMapController(points: logic.mapPoints(), kind: logic.state.value.kind, mediator: mediator))
         default: return nil
         }
     }
@@ -98,8 +99,8 @@ public final class ListingListController: Screen {
     }
 
     private func refusalOfMore() -> String {
-        if logic.isLoading.value { return "still loading" }
-        if logic.isComplete.value { return "that was the last page" }
+        if logic.state.value.isLoading { return "still loading" }
+        if logic.state.value.isComplete { return "that was the last page" }
         return "the first page has not loaded; refresh to try again"
     }
 
@@ -118,7 +119,7 @@ public final class ListingListController: Screen {
     }
 
     private func listing(_ command: String, _ arguments: [String]) -> CommandOutcome {
-        let shown = logic.listings.value
+        let shown = logic.state.value.listings
         guard arguments.count == 1, let number = Int(arguments[0]), (1...max(1, shown.count)).contains(number),
             !shown.isEmpty
         else {
@@ -141,18 +142,15 @@ public final class ListingListController: Screen {
 
     // MARK: - Factories
 
+    /// One view model per change of the list's state or of the favourites.
     private static func viewModel(
         of logic: ListingLogic, saved: Property<Set<SavedListing>>,
         now: @escaping @Sendable () -> Date
     ) -> Property<ListingListViewModel> {
-        return Property.combineLatest(
-            logic.kind, logic.listings, logic.filters, logic.isLoading, logic.isComplete,
-            logic.problem, saved
-        )
-        .map { kind, listings, filters, isLoading, isComplete, problem, saved in
+        Property.combineLatest(logic.state, saved).map { state, saved in
             ListingListViewModel(
-                kind: kind, listings: listings, filters: filters, isLoading: isLoading,
-                isComplete: isComplete, problem: problem, now: now(),
+                kind: state.kind, listings: state.listings, filters: state.filters, isLoading: state.isLoading,
+                isComplete: state.isComplete, problem: state.problem, now: now(),
                 isSaved: { saved.contains(SavedListing(kind: $0.kind, id: $0.id)) })
         }
     }
