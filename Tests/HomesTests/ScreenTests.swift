@@ -51,9 +51,9 @@ import ViewModels
         _ = await harness.run { detail.handle("fav", []) }
         lines = await harness.run { detail.rootView.render(width: 60) }
         #expect(lines.first == "Courtyard 2 ★")
-        #expect(context.favorites.favorites.value.map(\.listingID) == [2])
+        #expect(context.favorites.state.value.favorites.map(\.listingID) == [2])
         _ = await harness.run { detail.handle("unfav", []) }
-        #expect(context.favorites.favorites.value.isEmpty)
+        #expect(context.favorites.state.value.favorites.isEmpty)
         #expect(errorText(await harness.run { detail.handle("fav", ["now"]) }) == "usage: fav")
     }
 
@@ -71,7 +71,7 @@ import ViewModels
         // A kind this version does not know (written by another one) is said, not opened.
         #expect(
             await harness.run { context.favorites.save(kind: "villa", listingID: 9, name: "Villa 9", price: 1) } == nil)
-        let villa = try #require(context.favorites.favorites.value.firstIndex { $0.kind == "villa" }) + 1
+        let villa = try #require(context.favorites.state.value.favorites.firstIndex { $0.kind == "villa" }) + 1
         let foreign = await harness.run { list.handle("open", [String(villa)]) }
         #expect(errorText(foreign)?.contains("of a kind this version cannot show (villa)") == true)
         _ = await harness.run { list.handle("unfav", [String(villa)]) }
@@ -245,7 +245,7 @@ import ViewModels
         try Migrator(FavoritesDataCenter.migrations).migrate(database)
         let clock = SteppingClock(from: Date(timeIntervalSince1970: 1_000))
         let logic = FavoritesLogic(store: FavoritesDataCenter(database: database), clock: clock.now)
-        let names = logic.favorites.map { $0.map(\.name) }.record()
+        let names = logic.state.map { $0.favorites.map(\.name) }.record()
         let saved = logic.isSaved(kind: "rent", listingID: 1).record()
         #expect(logic.save(kind: "rent", listingID: 1, name: "Loft", price: 1) == nil)
         #expect(logic.save(kind: "new", listingID: 2, name: "Villa", price: 2) == nil)
@@ -263,11 +263,11 @@ import ViewModels
             "INSERT INTO favorite (kind, listingID, name, price, savedAt) VALUES ('rent', 1, 'Loft', 'a lot', 0)")
         let store = FavoritesDataCenter(database: database)
         let logic = FavoritesLogic(store: store)
-        #expect(logic.favorites.value.isEmpty)
-        #expect(logic.problem.value?.hasPrefix("favourites could not be read") == true)
+        #expect(logic.state.value.favorites.isEmpty)
+        #expect(logic.state.value.problem?.hasPrefix("favourites could not be read") == true)
         #expect(logic.save(kind: "new", listingID: 2, name: "Villa", price: 2) == nil)
         try store.remove(kind: "rent", listingID: 1)
-        #expect(logic.favorites.value.map(\.name) == ["Villa"])
+        #expect(logic.state.value.favorites.map(\.name) == ["Villa"])
     }
 }
 

@@ -5,28 +5,29 @@ import Signals
 /// app changes them (see `FavoritesDataCenter.observeAll()`).
 @MainActor
 public final class FavoritesLogic {
-    /// Every favourite, newest first.
-    public let favorites: Property<[Favorite]>
-    /// The last storage problem, for the user.
-    public let problem: Property<String?>
-
+    /// Every favourite, newest first, and the last storage problem: one value per change.
+    public let state: Property<FavoritesState>
+    private let current = MutableProperty(FavoritesState())
     private let store: FavoritesDataCenter
     private let clock: @Sendable () -> Date
     /// The stored favourites, read now and after every change: kept, so it keeps observing.
     private let stored: Property<Result<[Favorite], any Error>>
-    private let favoritesState = MutableProperty<[Favorite]>([])
-    private let problemState = MutableProperty<String?>(nil)
     private let bag = DisposeBag()
 
     /// Logic over `store`; favourites are stamped with `clock`'s time when saved.
     public init(store: FavoritesDataCenter, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.clock = clock
+        state = Property(current)
         stored = store.observeAll()
-        favorites = Property(favoritesState)
-        problem = Property(problemState)
-        // On the main actor, the stored favourites are shown before `init` returns.
-        stored.observeOnMainActor { [weak self] in self?.show($0) }.dispose(in: bag)
+        // On the main actor, the stored favourites are shown before `init` returns; a read
+        // that failed keeps the favourites last read and says why.
+        stored.observeOnMainActor { [current] read in
+            switch read {
+            case .success(let favorites): current.value.favorites = favorites
+            case .failure(let error): current.value.problem = "favourites could not be read: \(error)"
+            }
+        }.dispose(in: bag)
     }
 
     /// Saves a listing; returns a problem to show, or nil.
@@ -44,7 +45,7 @@ public final class FavoritesLogic {
 
     /// Whether the listing is a favourite, now and as it changes.
     public func isSaved(kind: String, listingID: Int) -> Property<Bool> {
-        favorites.map { $0.contains { $0.kind == kind && $0.listingID == listingID } }.skipRepeats()
+        state.map { $0.favorites.contains { $0.kind == kind && $0.listingID == listingID } }
     }
 
     private func perform(_ work: () throws -> Void) -> String? {
@@ -53,16 +54,8 @@ public final class FavoritesLogic {
             return nil
         } catch {
             let message = "favourites could not be saved: \(error)"
-            problemState.value = message
+            current.value.problem = message
             return message
-        }
-    }
-
-    /// Shows what was read; a read that failed keeps the favourites last read and says why.
-    private func show(_ read: Result<[Favorite], any Error>) {
-        switch read {
-        case .success(let favorites): favoritesState.value = favorites
-        case .failure(let error): problemState.value = "favourites could not be read: \(error)"
         }
     }
 }

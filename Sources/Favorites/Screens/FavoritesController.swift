@@ -30,7 +30,7 @@ public final class FavoritesController: Screen {
         (changes, changed) = Signal<Void>.pipe()
         table.title = "Favourites"
         table.emptyText = "Nothing saved."
-        let viewModel = favorites.favorites.map { FavoritesViewModel(favorites: $0, now: now()) }
+        let viewModel = favorites.state.map(\.favorites).map { FavoritesViewModel(favorites: $0, now: now()) }
         viewModel.bind(\.rows, to: table) { table, rows in table.rows = rows }.dispose(in: bag)
         viewModel.bind(\.footer, to: table) { table, footer in table.footer = footer }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
@@ -48,13 +48,13 @@ public final class FavoritesController: Screen {
     }
 
     public func completions(for command: String) -> [String] {
-        command == "open" || command == "unfav" ? favorites.favorites.value.indices.map { String($0 + 1) } : []
+        command == "open" || command == "unfav" ? favorites.state.value.favorites.indices.map { String($0 + 1) } : []
     }
 
     public func handle(_ input: Command) -> CommandOutcome? {
         let (command, arguments) = (input.name, input.arguments)
         guard command == "open" || command == "unfav" else { return nil }
-        let saved = favorites.favorites.value
+        let saved = favorites.state.value.favorites
         guard arguments.count == 1, let number = Int(arguments[0]), (1...max(1, saved.count)).contains(number),
             !saved.isEmpty
         else {

@@ -21,7 +21,7 @@ public final class FavoritesTarget: @MainActor MediatorTarget {
         self.logic = logic
         self.mediator = mediator
         self.now = now
-        saved = logic.favorites.map { Set($0.map { SavedListing(kind: $0.kind, id: $0.listingID) }) }
+        saved = logic.state.map { Set($0.favorites.map { SavedListing(kind: $0.kind, id: $0.listingID) }) }
     }
 
     public func registerActions(_ actions: TargetActions) {
