@@ -111,16 +111,17 @@ public final class ListingLogic {
         run?.dispose()
         guard let manager = managers[next.kind] else { return }
         let call = manager.producer(parameters: next.filters, page: page) { manager in
-            ListingPage(
+            (
                 listings: manager.fetchData(with: ListingListReformer()), isFirst: manager.isFirstPage,
-                isLast: manager.isLastPage)
+                isLast: manager.isLastPage
+            )
         }
         run = activity.track(call).start { [weak self] in self?.land($0) }
         current.value = settled(next)
     }
 
     /// A page arrived, or the load failed.
-    private func land(_ outcome: Result<ListingPage, APIResult>) {
+    private func land(_ outcome: Result<(listings: [ListingSummary], isFirst: Bool, isLast: Bool), APIResult>) {
         var next = current.value
         if case .success(let page) = outcome {
             next.listings = page.isFirst ? page.listings : next.listings + page.listings
@@ -137,13 +138,6 @@ public final class ListingLogic {
         state.problem = activity.failure.value.map { $0.message ?? "the listings could not be loaded" }
         return state
     }
-}
-
-/// One page of a list call, read from its manager.
-private struct ListingPage: Sendable {
-    let listings: [ListingSummary]
-    let isFirst: Bool
-    let isLast: Bool
 }
 
 extension ListingLogic {
