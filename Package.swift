@@ -68,7 +68,7 @@ let package = Package(
                 "Favorites", "FavoritesCategory", "ListingsCategory", "ViewModels", "TextViews", "HomesScreens",
                 "Mediator",
                 "Signals",
-            ], path: "Sources/Favorites", exclude: ["DataCenters", "Logic", "Records", "Category"],
+            ], path: "Sources/Favorites", exclude: ["DataCenters", "Logic", "Models", "Records", "Category"],
             sources: ["Screens", "Targets"]),
         .target(
             name: "FavoritesCategory", dependencies: ["ListingsCategory", "HomesScreens", "Mediator", "Signals"],
@@ -79,7 +79,7 @@ let package = Package(
             name: "LoginScreens",
             dependencies: [
                 "Login", "ViewModels", "TextViews", "HomesScreens", "Mediator", "Networking", "Signals",
-            ], path: "Sources/Login", exclude: ["APIs", "Logic", "Category"], sources: ["Screens", "Targets"]),
+            ], path: "Sources/Login", exclude: ["APIs", "Logic", "Models", "Category"], sources: ["Screens", "Targets"]),
         .target(name: "LoginCategory", dependencies: ["HomesScreens", "Mediator"], path: "Sources/Login/Category"),
 
         // Inquiry has no screen of its own: its target, in the business module, hands
