@@ -28,11 +28,11 @@ import Testing
     @Test func validationMessagesFollowEveryChangeAndEmptyFieldsSayNothing() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)
-        let problems = logic.usernameProblem.record()
-        let enabled = logic.canSubmit.skipRepeats().record()
-        logic.username.value = "ab"
-        logic.username.value = "mei"
-        logic.password.value = "homes2026"
+        let problems = logic.state.map(\.usernameProblem).record()
+        let enabled = logic.state.map(\.canSubmit).record()
+        logic.setUsername("ab")
+        logic.setUsername("mei")
+        logic.setPassword("homes2026")
         problems.assertValues([nil, "a username has 3 to 20 characters", nil])
         enabled.assertValues([false, true])
     }
@@ -42,27 +42,27 @@ import Testing
         let logic = LoginLogic(engine: harness.engine)
         let before = harness.transport.server.requestsServed
         #expect(await !harness.run { logic.submit() })
-        logic.username.value = "mei"
-        logic.password.value = "homes2026"
+        logic.setUsername("mei")
+        logic.setPassword("homes2026")
         harness.transport.holding = true
         #expect(logic.submit())
-        #expect(logic.isSubmitting.value && !logic.canSubmit.value)
+        #expect(logic.state.value.isSubmitting && !logic.state.value.canSubmit)
         #expect(!logic.submit())
         harness.transport.release()
         await harness.flush()
         #expect(harness.transport.server.requestsServed - before == 1)
-        #expect(logic.signedInAs.value == "mei")
-        #expect(!logic.isSubmitting.value && logic.canSubmit.value)
-        #expect(logic.failure.value == nil)
+        #expect(logic.state.value.signedInAs == "mei")
+        #expect(!logic.state.value.isSubmitting && logic.state.value.canSubmit)
+        #expect(logic.state.value.failure == nil)
     }
 
     @Test func aSignInCancelledThenStartedAgainInOneTurnEndsTheFirstAndSignsInWithTheSecond() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)
-        let failures = logic.failure.record()
-        let submitting = logic.isSubmitting.skipRepeats().record()
-        logic.username.value = "mei"
-        logic.password.value = "homes2026"
+        let failures = logic.state.map(\.failure).record()
+        let submitting = logic.state.map(\.isSubmitting).record()
+        logic.setUsername("mei")
+        logic.setPassword("homes2026")
         harness.transport.holding = true
         #expect(await harness.run { logic.submit() })
         logic.cancel()
@@ -72,19 +72,19 @@ import Testing
         await harness.flush()
         failures.assertValues([nil, "cancelled", nil])
         submitting.assertValues([false, true, false, true, false])
-        #expect(logic.signedInAs.value == "mei")
-        #expect(!logic.isSubmitting.value)
+        #expect(logic.state.value.signedInAs == "mei")
+        #expect(!logic.state.value.isSubmitting)
     }
 
     @Test func aWrongPasswordIsAFailureUntilAFieldChanges() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)
-        logic.username.value = "mei"
-        logic.password.value = "wrong2026"
+        logic.setUsername("mei")
+        logic.setPassword("wrong2026")
         await harness.run { _ = logic.submit() }
-        #expect(logic.failure.value == "wrong username or password")
-        #expect(logic.signedInAs.value == nil)
-        logic.password.value = "homes2026"
-        #expect(logic.failure.value == nil)
+        #expect(logic.state.value.failure == "wrong username or password")
+        #expect(logic.state.value.signedInAs == nil)
+        logic.setPassword("homes2026")
+        #expect(logic.state.value.failure == nil)
     }
 }

@@ -4,79 +4,77 @@ import Signals
 
 /// The sign-in form's business logic: the fields, their rules, and submitting them once.
 ///
-/// It is the one delegate of its API manager: `submit()` starts the call, and the
-/// delegate methods land its outcome in `signedInAs` or `failure`.
+/// `submit()` starts the call as a producer tracked by an `Activity`, which says whether
+/// it runs and why it failed; its outcome lands in `state`, one value per change.
 @MainActor
-public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
-    /// Who signs in.
-    public let username = MutableProperty("")
-    /// Their password.
-    public let password = MutableProperty("")
-    /// What is wrong with the username, if anything (nil while it is empty).
-    public let usernameProblem: Property<String?>
-    /// What is wrong with the password, if anything (nil while it is empty).
-    public let passwordProblem: Property<String?>
-    /// Whether `submit()` would start: both fields valid and no sign-in on its way.
-    public let canSubmit: Property<Bool>
-    /// Whether a sign-in is on its way.
-    public let isSubmitting: Property<Bool>
-    /// Why the last sign-in failed ("cancelled" when it was stopped); nil after a success,
-    /// when a new one starts, and once a field changes.
-    public let failure: Property<String?>
-    /// The signed-in user, once signed in.
-    public let signedInAs: Property<String?>
-
-    private let signedIn = MutableProperty<String?>(nil)
-    private let submitting = MutableProperty(false)
-    private let failed = MutableProperty<String?>(nil)
+public final class LoginLogic {
+    /// The form and how signing in went.
+    public let state: Property<LoginState>
+    private let current = MutableProperty(LoginState())
+    private let activity = Activity<APIResult>()
+    private var run: Disposable?
     private let manager: APIManager<LoginAPI>
-    private let bag = DisposeBag()
 
     /// Logic signing in through `engine`'s `account` service.
     public init(engine: APIEngine) {
         manager = APIManager(LoginAPI(), engine: engine)
-        usernameProblem = username.map { $0.isEmpty ? nil : LoginLogic.problem(username: $0) }
-        passwordProblem = password.map { $0.isEmpty ? nil : LoginLogic.problem(password: $0) }
-        let isValid = Property.combineLatest(username, password).map { name, secret in
-            LoginLogic.problem(username: name) == nil && LoginLogic.problem(password: secret) == nil
-        }
-        canSubmit = Property.combineLatest(isValid, submitting).map { valid, busy in valid && !busy }
-        isSubmitting = Property(submitting)
-        failure = Property(failed)
-        signedInAs = Property(signedIn)
-        manager.delegate = self
-        manager.parameterSource = self
-        // A changed field makes the last failure stale.
-        Signal.merge(username.signal, password.signal)
-            .observe { [failed] _ in if failed.value != nil { failed.value = nil } }.dispose(in: bag)
+        state = Property(current)
+    }
+
+    /// Sets who signs in; a changed field makes the last failure stale.
+    public func setUsername(_ username: String) {
+        var next = current.value
+        next.username = username
+        next.failure = nil
+        current.value = next
+    }
+
+    /// Sets the password; a changed field makes the last failure stale.
+    public func setPassword(_ password: String) {
+        var next = current.value
+        next.password = password
+        next.failure = nil
+        current.value = next
     }
 
     /// Starts signing in with the fields as they are; false (and nothing sent) while the
     /// form is invalid or a sign-in is on its way.
     @discardableResult
     public func submit() -> Bool {
-        guard canSubmit.value else { return false }
-        if failed.value != nil { failed.value = nil }
-        submitting.value = true
-        guard manager.loadData() else {
-            submitting.value = false
-            failed.value = manager.lastResult?.message ?? "signing in did not start"
-            return false
+        let form = current.value
+        guard form.canSubmit else { return false }
+        let call = manager.producer(parameters: ["username": form.username, "password": form.password]) {
+            $0.lastParameters["username"] ?? form.username
         }
+        run = activity.track(call).start { [weak self] in self?.settle($0) }
+        // A call that did not start has ended, and said why, already.
+        guard activity.isRunning.value else { return false }
+        settle(nil)
         return true
     }
 
     /// Signs out.
     public func signOut() {
-        signedIn.value = nil
+        current.value.signedInAs = nil
     }
 
     /// Stops a sign-in on its way: its request is cancelled now and `failure` says so.
     public func cancel() {
-        guard submitting.value else { return }
-        manager.cancelAllRequests()
-        submitting.value = false
-        failed.value = "cancelled"
+        guard current.value.isSubmitting else { return }
+        run?.dispose()
+        var next = current.value
+        next.isSubmitting = activity.isRunning.value
+        next.failure = "cancelled"
+        current.value = next
+    }
+
+    /// Shows the sign-in as the activity says, and who signed in after a success.
+    private func settle(_ outcome: Result<String, APIResult>?) {
+        var next = current.value
+        next.isSubmitting = activity.isRunning.value
+        next.failure = activity.failure.value.map { $0.message ?? "signing in failed" }
+        if case .success(let user) = outcome { next.signedInAs = user }
+        current.value = next
     }
 
     // MARK: - Rules (strong business logic)
@@ -95,27 +93,5 @@ public final class LoginLogic: APIManagerDelegate, APIManagerParameterSource {
         guard password.count >= 8 else { return "a password has at least 8 characters" }
         guard password.contains(where: \.isNumber) else { return "a password needs a digit" }
         return nil
-    }
-
-    // MARK: - APIManagerParameterSource
-
-    public func parameters(for manager: any APIManaging) -> [String: String] {
-        ["username": username.value, "password": password.value]
-    }
-
-    // MARK: - APIManagerDelegate
-
-    public func apiManagerDidSucceed(_ manager: any APIManaging) {
-        signedIn.value = manager.lastParameters["username"] ?? username.value
-        if failed.value != nil { failed.value = nil }
-        submitting.value = false
-    }
-
-    public func apiManagerDidFail(_ manager: any APIManaging) {
-        // A cancelled call was ended by `cancel()`, which said so; a newer sign-in may be
-        // on its way already.
-        guard manager.lastResult?.kind != .cancelled else { return }
-        failed.value = manager.lastResult?.message ?? "signing in failed"
-        submitting.value = false
     }
 }

@@ -20,7 +20,7 @@ public final class AccountController: Screen {
         rootView = table
         (changes, changed) = Signal<Void>.pipe()
         table.title = "Account"
-        let viewModel = logic.signedInAs.map(AccountViewModel.init(signedInAs:))
+        let viewModel = logic.state.map { AccountViewModel(signedInAs: $0.signedInAs) }
         viewModel.bind(\.facts, to: table) { table, facts in table.rows = facts }.dispose(in: bag)
         viewModel.bind(\.hint, to: table) { table, hint in table.footer = hint }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)

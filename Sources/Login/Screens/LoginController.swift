@@ -11,6 +11,7 @@ public final class LoginController: Screen {
     public let name = "login"
     public let rootView: any TextView
     public let changes: Signal<Void>
+    public let isBusy: Property<Bool>
     private let logic: LoginLogic
     private let form = TableView<LoginViewModel.Field>(columns: [
         TableColumn { $0.label }, TableColumn { $0.value }, TableColumn { $0.problem },
@@ -24,22 +25,18 @@ public final class LoginController: Screen {
         rootView = StackView([form, submitLine])
         (changes, changed) = Signal<Void>.pipe()
         form.title = "Sign in"
-        let viewModel = Property.combineLatest(
-            logic.username, logic.password, logic.usernameProblem, logic.passwordProblem,
-            logic.canSubmit, logic.isSubmitting, logic.signedInAs, logic.failure
-        ).map { username, password, usernameProblem, passwordProblem, canSubmit, isSubmitting, signedInAs, failure in
+        isBusy = logic.state.map(\.isSubmitting)
+        let viewModel = logic.state.map { state in
             LoginViewModel(
-                username: username, password: password, usernameProblem: usernameProblem,
-                passwordProblem: passwordProblem, canSubmit: canSubmit, isSubmitting: isSubmitting,
-                signedInAs: signedInAs, failure: failure)
+                username: state.username, password: state.password, usernameProblem: state.usernameProblem,
+                passwordProblem: state.passwordProblem, canSubmit: state.canSubmit, isSubmitting: state.isSubmitting,
+                signedInAs: state.signedInAs, failure: state.failure)
         }
         viewModel.bind(\.fields, to: form) { form, fields in form.rows = fields }.dispose(in: bag)
         viewModel.bind(\.status, to: form) { form, status in form.status = status }.dispose(in: bag)
         viewModel.bind(\.submitLine, to: submitLine) { label, text in label.text = text }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
     }
-
-    public var isBusy: Property<Bool> { logic.isSubmitting }
 
     public func cancelWork() {
         logic.cancel()
@@ -61,19 +58,20 @@ public final class LoginController: Screen {
         case "password" where arguments.isEmpty:
             // Typed without echo, never kept in the history or the scrollback.
             return .secret(prompt: "Password: ") { [logic] secret in
-                logic.password.value = secret
+                logic.setPassword(secret)
                 return .handled
             }
         case "user", "password":
             guard arguments.count == 1 else {
                 return .error("usage: \(command) \(command == "user" ? "NAME" : "SECRET")")
             }
-            (command == "user" ? logic.username : logic.password).value = arguments[0]
+            command == "user" ? logic.setUsername(arguments[0]) : logic.setPassword(arguments[0])
             return .handled
         case "submit":
             guard arguments.isEmpty else { return .error("usage: submit") }
             if logic.submit() { return .handled }
-            return .error(logic.isSubmitting.value ? "already signing in" : logic.failure.value ?? "fix the form first")
+            let state = logic.state.value
+            return .error(state.isSubmitting ? "already signing in" : state.failure ?? "fix the form first")
         default:
             return nil
         }
@@ -81,8 +79,8 @@ public final class LoginController: Screen {
 
     /// Fills the form and submits it: the `login USER PASSWORD` shortcut.
     func signIn(user: String, password: String) -> CommandOutcome {
-        logic.username.value = user
-        logic.password.value = password
+        logic.setUsername(user)
+        logic.setPassword(password)
         return handle("submit", []) ?? .handled
     }
 }

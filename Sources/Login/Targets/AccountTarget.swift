@@ -31,7 +31,7 @@ public final class AccountTarget: @MainActor MediatorTarget {
             return form
         }
         actions.on("sign-out") { [logic] _ in
-            guard let user = logic.signedInAs.value else { return CommandOutcome.error("nobody is signed in") }
+            guard let user = logic.state.value.signedInAs else { return CommandOutcome.error("nobody is signed in") }
             logic.signOut()
             return CommandOutcome.note("signed out \(user)")
         }
