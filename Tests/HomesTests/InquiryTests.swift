@@ -27,11 +27,11 @@ import Testing
         var before = harness.transport.server.requestsServed
         #expect(await harness.run { logic.ask(kind: .rent, listingID: 1, text: "quiet?", photoPath: nil) } == nil)
         #expect(harness.transport.server.requestsServed - before == 1)
-        #expect(logic.status.value?.hasPrefix("sent to the agent (Q-") == true)
+        #expect(logic.state.value.status?.hasPrefix("sent to the agent (Q-") == true)
 
         let path = try photo()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let statuses = logic.status.record()
+        let statuses = logic.state.map(\.status).record()
         before = harness.transport.server.requestsServed
         #expect(await harness.run { logic.ask(kind: .new, listingID: 4, text: "light?", photoPath: path) } == nil)
         await harness.flush()
@@ -40,7 +40,7 @@ import Testing
         #expect(
             statuses.values.dropFirst().compactMap { $0 }.map { $0.hasPrefix("sent to the agent (Q-") ? "sent" : $0 }
                 == ["uploading the photo…", "sending…", "sent"])
-        #expect(!logic.isSending.value)
+        #expect(!logic.state.value.isSending)
     }
 
     @Test func cancellingAPhotoInquiryStopsItsCallAndStartsNoOther() async throws {
@@ -51,17 +51,17 @@ import Testing
         harness.transport.holding = true
         let before = harness.transport.server.requestsServed
         #expect(await harness.run { logic.ask(kind: .new, listingID: 4, text: "light?", photoPath: path) } == nil)
-        #expect(logic.isSending.value)
+        #expect(logic.state.value.isSending)
         logic.cancel()
         await harness.flush()
-        #expect(!logic.isSending.value)
-        #expect(logic.status.value?.hasPrefix("! not sent") == true)
+        #expect(!logic.state.value.isSending)
+        #expect(logic.state.value.status?.hasPrefix("! not sent") == true)
         harness.transport.release()
         await harness.flush()
         await harness.flush()
         // The held upload-slot call was answered, but nothing followed it.
         #expect(harness.transport.server.requestsServed - before == 1)
-        #expect(logic.status.value?.hasPrefix("! not sent") == true)
+        #expect(logic.state.value.status?.hasPrefix("! not sent") == true)
     }
 
     @Test func aLogicLetGoWhileItsCallIsInFlightIsFreed() async {
@@ -91,7 +91,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: big) }
         #expect(logic.ask(kind: .rent, listingID: 1, text: "x", photoPath: big)?.hasPrefix("the photo is") == true)
         #expect(await harness.run { logic.ask(kind: .rent, listingID: 1, text: "quiet?", photoPath: nil) } == nil)
-        #expect(logic.status.value?.hasPrefix("sent to the agent (Q-") == true)
-        #expect(!logic.isSending.value)
+        #expect(logic.state.value.status?.hasPrefix("sent to the agent (Q-") == true)
+        #expect(!logic.state.value.isSending)
     }
 }

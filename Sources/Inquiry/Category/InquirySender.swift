@@ -5,10 +5,8 @@ import Signals
 /// other features, so they can ask without importing `Inquiry`.
 @MainActor
 public protocol InquirySender: AnyObject {
-    /// Sending, sent or failed, for the screen; nil before the first question.
-    var status: Property<String?> { get }
-    /// Whether a question is on its way.
-    var isSending: Property<Bool> { get }
+    /// Where the last question is: one value per change.
+    var state: Property<InquiryState> { get }
     /// Asks `text` about the listing `listingID` of `kind`, with the photo
     /// at `photoPath` if there is one; returns a problem at once for bad input, or nil.
     func ask(kind: ListingKind, listingID: Int, text: String, photoPath: String?) -> String?

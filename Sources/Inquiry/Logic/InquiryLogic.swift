@@ -5,24 +5,20 @@ import Networking
 import Signals
 
 /// The inquiry form's logic: reads the photo, then sends the message through the inquiry
-/// APIs as the one delegate of their managers, so the screen makes one call (`ask`) and
-/// sees one result (`status`). A plain message is one call, `inquiry/send`; one with a
-/// photo takes three: an upload slot, the upload, then the message with the photo's URL.
+/// APIs, so the screen makes one call (`ask`) and sees one result (`state`). A plain
+/// message is one call, `inquiry/send`; one with a photo takes three: an upload slot, the
+/// upload, then the message with the photo's URL. Each call is a producer tracked by an
+/// `Activity`, which says whether one is on its way and why it failed.
 @MainActor
-public final class InquiryLogic: APIManagerDelegate, APIManagerParameterSource, InquirySender {
-    /// Sending, sent or failed, for the screen.
-    public let status: Property<String?>
-    /// Whether a message is on its way.
-    public let isSending: Property<Bool>
-    private let statusState = MutableProperty<String?>(nil)
-    private let sendingState = MutableProperty(false)
+public final class InquiryLogic: InquirySender {
+    /// Sending, sent or failed, and whether a message is on its way.
+    public let state: Property<InquiryState>
+    private let current = MutableProperty(InquiryState())
+    private let activity = Activity<APIResult>()
+    private var run: Disposable?
     private let slotManager: APIManager<InquiryUploadSlotAPI>
     private let uploadManager: APIManager<InquiryUploadAPI>
     private let sendManager: APIManager<InquirySendAPI>
-    /// The message on its way, with what its calls so far answered.
-    private var message: InquiryMessage?
-    private var slot: String?
-    private var photoURL: String?
 
     /// The largest photo accepted, in bytes.
     public static let maximumPhotoSize = 512 * 1024
@@ -32,14 +28,7 @@ public final class InquiryLogic: APIManagerDelegate, APIManagerParameterSource, 
         slotManager = APIManager(InquiryUploadSlotAPI(), engine: engine)
         uploadManager = APIManager(InquiryUploadAPI(), engine: engine)
         sendManager = APIManager(InquirySendAPI(), engine: engine)
-        status = Property(statusState)
-        isSending = Property(sendingState)
-        slotManager.delegate = self
-        slotManager.parameterSource = self
-        uploadManager.delegate = self
-        uploadManager.parameterSource = self
-        sendManager.delegate = self
-        sendManager.parameterSource = self
+        state = Property(current)
     }
 
     /// Reads a photo without ever holding more than the limit: regular files only, size
@@ -67,7 +56,7 @@ public final class InquiryLogic: APIManagerDelegate, APIManagerParameterSource, 
 
     /// Asks about a listing; returns a problem at once for bad input.
     public func ask(kind: ListingKind, listingID: Int, text: String, photoPath: String?) -> String? {
-        guard !sendingState.value else { return "a message is already on its way" }
+        guard !current.value.isSending else { return "a message is already on its way" }
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return "write something to ask" }
         var photo: Data?
         if let photoPath {
@@ -76,71 +65,55 @@ public final class InquiryLogic: APIManagerDelegate, APIManagerParameterSource, 
             case .failure(let problem): return problem.description
             }
         }
-        message = InquiryMessage(kind: kind.rawValue, listingID: listingID, text: text, photo: photo)
-        slot = nil
-        photoURL = nil
-        sendingState.value = true
-        statusState.value = photo == nil ? "sending…" : "uploading the photo…"
-        if photo == nil {
-            start(sendManager)
+        let message = InquiryMessage(kind: kind.rawValue, listingID: listingID, text: text, photo: photo)
+        if let photo {
+            start(slotManager.producer(parameters: [:]) { $0.fetchData()?["slot"]?.stringValue }) { [weak self] slot in
+                self?.upload(photo, into: slot, then: message)
+            }
         } else {
-            start(slotManager)
+            send(message, photoURL: nil)
         }
+        // A call that did not start has ended, and said why, already.
+        if activity.isRunning.value { show(photo == nil ? "sending…" : "uploading the photo…") }
         return nil
     }
 
     /// Stops the message on its way, if any; the status then says it was not sent.
     public func cancel() {
-        guard sendingState.value else { return }
-        slotManager.cancelAllRequests()
-        uploadManager.cancelAllRequests()
-        sendManager.cancelAllRequests()
+        guard current.value.isSending else { return }
+        run?.dispose()
+        show("! not sent: cancelled")
     }
 
-    // MARK: - The managers' delegate and parameter source
-
-    public func parameters(for manager: any APIManaging) -> [String: String] {
-        guard let message else { return [:] }
-        switch ObjectIdentifier(manager) {
-        case ObjectIdentifier(uploadManager):
-            return ["slot": slot ?? "", "photo": message.photo?.base64EncodedString() ?? ""]
-        case ObjectIdentifier(sendManager):
-            var parameters = ["kind": message.kind, "id": String(message.listingID), "text": message.text]
-            parameters["photo_url"] = photoURL
-            return parameters
-        default:
-            return [:]
+    private func upload(_ photo: Data, into slot: String?, then message: InquiryMessage) {
+        let parameters = ["slot": slot ?? "", "photo": photo.base64EncodedString()]
+        start(uploadManager.producer(parameters: parameters) { $0.fetchData()?["url"]?.stringValue }) {
+            [weak self] url in
+            self?.send(message, photoURL: url)
+            self?.show("sending…")
         }
     }
 
-    public func apiManagerDidSucceed(_ manager: any APIManaging) {
-        let data = manager.fetchData()
-        switch ObjectIdentifier(manager) {
-        case ObjectIdentifier(slotManager):
-            slot = data?["slot"]?.stringValue
-            start(uploadManager)
-        case ObjectIdentifier(uploadManager):
-            photoURL = data?["url"]?.stringValue
-            statusState.value = "sending…"
-            start(sendManager)
-        default:
-            finish("sent to the agent (\(data?["reference"]?.stringValue ?? "?"))")
+    private func send(_ message: InquiryMessage, photoURL: String?) {
+        var parameters = ["kind": message.kind, "id": String(message.listingID), "text": message.text]
+        parameters["photo_url"] = photoURL
+        start(sendManager.producer(parameters: parameters) { $0.fetchData()?["reference"]?.stringValue }) {
+            [weak self] reference in
+            self?.show("sent to the agent (\(reference ?? "?"))")
         }
     }
 
-    public func apiManagerDidFail(_ manager: any APIManaging) {
-        finish("! not sent: \(manager.lastResult?.message ?? "the inquiry service failed")")
-    }
-
-    private func start<Definition: APIDefinition>(_ manager: APIManager<Definition>) {
-        if !manager.loadData() {
-            finish("! not sent: \(manager.lastResult?.message ?? "the call did not start")")
+    /// Starts `call`, tracked; `next` gets its output, and a failure is the status.
+    private func start<Output>(_ call: Producer<Output, APIResult>, next: @escaping @MainActor (Output) -> Void) {
+        run = activity.track(call).start { [weak self] outcome in
+            switch outcome {
+            case .success(let output): next(output)
+            case .failure(let result): self?.show("! not sent: \(result.message ?? "the inquiry service failed")")
+            }
         }
     }
 
-    private func finish(_ outcome: String) {
-        message = nil
-        statusState.value = outcome
-        sendingState.value = false
+    private func show(_ status: String) {
+        current.value = InquiryState(status: status, isSending: activity.isRunning.value)
     }
 }

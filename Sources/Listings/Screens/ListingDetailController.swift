@@ -39,8 +39,8 @@ public final class ListingDetailController: Screen {
         self.inquiry = inquiry
         rootView = StackView([facts, mark, inquiryStatus])
         (changes, changed) = Signal<Void>.pipe()
-        isBusy = Property.combineLatest(logic.state.map(\.isLoading), inquiry?.isSending ?? Property(value: false))
-            .map { loading, sending in loading || sending }
+        isBusy = Property.combineLatest(logic.state, inquiry?.state ?? Property(value: InquiryState()))
+            .map { detail, inquiry in detail.isLoading || inquiry.isSending }
         facts.emptyText = ""
         let listing = SavedListing(kind: logic.kind, id: logic.id)
         let isSaved = mediator.savedListings().map { $0.contains(listing) }.skipRepeats()
@@ -55,8 +55,9 @@ public final class ListingDetailController: Screen {
         viewModel.bind(\.favoriteMark, to: mark) { view, text in view.text = text }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
         if let inquiry {
-            inquiry.status.bind(to: inquiryStatus) { view, status in view.text = status ?? "" }.dispose(in: bag)
-            inquiry.status.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
+            let status = inquiry.state.map { $0.status ?? "" }
+            status.bind(to: inquiryStatus) { view, status in view.text = status }.dispose(in: bag)
+            status.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
         }
         logic.load()
     }
