@@ -19,36 +19,32 @@ struct RentalTitlesReformer: APIReformer {
     }
 }
 
-// The logic is the manager's one delegate and its parameter source; its state is
-// properties a controller binds.
+// The logic's state is one property a controller binds. A call is the manager's
+// producer: while it goes, its run is the manager's delegate and parameter source. An
+// activity tracks the calls: whether one runs, and why the last one failed.
 @MainActor
-final class RentalTitlesLogic: APIManagerDelegate, APIManagerParameterSource {
+final class RentalTitlesLogic {
     let titles: Property<[String]>
-    let problem: Property<String?>
-    private let titlesState = MutableProperty<[String]>([])
-    private let problemState = MutableProperty<String?>(nil)
+    let activity = Activity<APIResult>()
+    private let current = MutableProperty<[String]>([])
     private let manager: APIManager<RentalTitlesAPI>
 
     init(engine: APIEngine) {
-        titles = Property(titlesState)
-        problem = Property(problemState)
+        titles = Property(current)
         manager = APIManager(RentalTitlesAPI(), engine: engine)
-        manager.delegate = self
-        manager.parameterSource = self
     }
 
-    func load() { manager.loadData() }
-    func loadMore() { manager.loadNextPage() }
+    func load() { start(.first(ignoringCache: false)) }
+    func loadMore() { start(.next) }
     var isComplete: Bool { manager.isLastPage }
 
-    func parameters(for manager: any APIManaging) -> [String: String] { ["city": "shanghai"] }
-
-    func apiManagerDidSucceed(_ manager: any APIManaging) {
-        titlesState.value += manager.fetchData(with: RentalTitlesReformer())
-    }
-
-    func apiManagerDidFail(_ manager: any APIManaging) {
-        problemState.value = manager.lastResult?.message
+    private func start(_ page: APICallPage) {
+        let call = manager.producer(parameters: ["city": "shanghai"], page: page) {
+            $0.fetchData(with: RentalTitlesReformer())
+        }
+        activity.track(call).start { [current] outcome in
+            if case .success(let titles) = outcome { current.value += titles }
+        }
     }
 }
 // article end
@@ -77,7 +73,7 @@ final class RentalTitlesLogic: APIManagerDelegate, APIManagerParameterSource {
             transport: transport
         )
         let logic = RentalTitlesLogic(engine: engine)
-        logic.load() // page 1; the delegate is called on the main actor when it lands
+        logic.load() // page 1; it lands on the main actor
         // article end
         for await titles in logic.titles.values where titles.count == 2 { break }
         // article: Networking/GettingStarted
@@ -85,7 +81,7 @@ final class RentalTitlesLogic: APIManagerDelegate, APIManagerParameterSource {
         // article end
         for await titles in logic.titles.values where titles.count == 3 { break }
         #expect(logic.titles.value == ["Loft", "Studio", "Villa"])
-        #expect(logic.problem.value == nil)
+        #expect(logic.activity.failure.value == nil)
         #expect(logic.isComplete)
     }
 }

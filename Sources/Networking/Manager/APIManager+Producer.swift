@@ -50,7 +50,7 @@ extension Producer where Failure == APIResult {
     /// with its last value or its failure; an ``Activity`` tracking the call has been told
     /// by then, so `ended` reads it current. Disposing the result stops the run, and
     /// `ended` is not called.
-    @MainActor
+    @MainActor @discardableResult
     public func start(ended: @escaping @MainActor (Result<Value, APIResult>) -> Void) -> Disposable {
         let last = Mutex<Value?>(nil)
         let end: @Sendable (Result<Value, APIResult>) -> Void = { outcome in MainActor.assumeIsolated { ended(outcome) }
