@@ -159,6 +159,29 @@ import Testing
         #expect(seen.value == ["failed, running: false, failure: offline"])
     }
 
+    @Test func followsTheRunsAndErrorsOfActions() async throws {
+        let gate = AsyncGate()
+        let activity = Activity<any Error>()
+        let save = Action<Int, Int> { value in
+            await gate.wait()
+            if value < 0 { throw WorkFailure.offline }
+            return value
+        }
+        let other = Action<Void, Void> {}
+        activity.track(save)
+        activity.track(other)
+        let running = activity.isRunning.record()
+        let run = Task { try await save.run(-1) }
+        _ = try await activity.isRunning.first { $0 }
+        gate.open()
+        await #expect(throws: WorkFailure.offline) { try await run.value }
+        #expect(!activity.isRunning.value)
+        #expect(activity.failure.value as? WorkFailure == .offline)
+        try await other.run()
+        #expect(activity.failure.value == nil)
+        running.assertValues([false, true, false, true, false])
+    }
+
     @Test func aSearchBindsItsSpinnerAndProblemToOneTracker() {
         let scheduler = TestScheduler()
         let activity = Activity<WorkFailure>()

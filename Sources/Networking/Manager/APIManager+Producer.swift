@@ -13,8 +13,8 @@ public enum APICallPage: Sendable, Equatable {
 extension APIResult: Error {}
 
 extension APIManager {
-    /// One call of this API as a ``Producer``, so a logic can track it with an
-    /// ``Activity`` instead of keeping its loading and problem state by hand.
+    /// One call of this API as a `Producer`, so a logic can track it with an
+    /// `Activity` instead of keeping its loading and problem state by hand.
     ///
     /// Each run asks the manager for `page` with `parameters` and ends when the manager
     /// reports the call: with `reform` of the manager (read its data, and its pages, there)
@@ -47,7 +47,7 @@ extension APIManager {
 
 extension Producer where Failure == APIResult {
     /// Starts a run of an API call and calls `ended` once on the main actor when it ends,
-    /// with its last value or its failure; an ``Activity`` tracking the call has been told
+    /// with its last value or its failure; an `Activity` tracking the call has been told
     /// by then, so `ended` reads it current. Disposing the result stops the run, and
     /// `ended` is not called.
     @MainActor @discardableResult

@@ -1,7 +1,7 @@
 /// Whether tracked work is running, and the failure it last ended with: a screen's
 /// `isLoading` and `problem`, kept in one place instead of set by hand.
 ///
-/// Wrap each request in ``track(_:)``; bind ``isRunning`` to a spinner and ``failure`` to
+/// Wrap each request in ``track(_:)-(Producer<Value,Failure>)``; bind ``isRunning`` to a spinner and ``failure`` to
 /// an error line. One tracker may follow several kinds of work at once (it counts the
 /// runs in flight), as RxSwift apps use `ActivityIndicator` and `ErrorTracker`.
 ///
@@ -19,7 +19,9 @@ public final class Activity<Failure: Error>: Sendable {
     public let failure: Property<Failure?>
 
     private let running = MutableProperty(0)
-    private let lastFailure = MutableProperty<Failure?>(nil)
+    fileprivate let lastFailure = MutableProperty<Failure?>(nil)
+    /// The observations of the actions this tracker follows, ended with it.
+    fileprivate let actions = DisposeBag()
 
     /// Creates a tracker with nothing running and no failure.
     public init() {
@@ -51,14 +53,49 @@ public final class Activity<Failure: Error>: Sendable {
         }
     }
 
-    private func begin() {
+    fileprivate func begin() {
         running.update { $0 + 1 }
         if lastFailure.value != nil { lastFailure.value = nil }
     }
 
-    private func end(failing failure: Failure?) {
+    fileprivate func end(failing failure: Failure?) {
         if let failure { lastFailure.value = failure }
         running.update { $0 - 1 }
+    }
+}
+
+extension Activity where Failure == any Error {
+    /// Follows `action` too: each of its runs counts as running while it executes, and its
+    /// error (a `CancellationError` when it is cancelled) becomes ``failure``, as for a
+    /// tracked producer, until the tracker is freed.
+    ///
+    /// ```swift
+    /// let activity = Activity<any Error>()
+    /// activity.track(login)
+    /// activity.track(refresh)        // one spinner for both
+    /// ```
+    public func track<Input: Sendable, Output: Sendable>(_ action: Action<Input, Output>) {
+        let wasExecuting = Flag()
+        action.isExecuting.observe { [weak self] executing in
+            guard let self, wasExecuting.exchange(executing) != executing else { return }
+            if executing { self.begin() } else { self.end(failing: nil) }
+        }.dispose(in: actions)
+        action.errors.observe { [weak self] error in self?.lastFailure.value = error }.dispose(in: actions)
+    }
+}
+
+/// Whether an action was executing when last seen, from any thread.
+// Safe to share: `value` is touched only under `lock`.
+private final class Flag: @unchecked Sendable {
+    private let lock = SpinLock()
+    private var value = false
+
+    /// Stores `new` and returns what was stored.
+    func exchange(_ new: Bool) -> Bool {
+        lock.withLock {
+            defer { value = new }
+            return value
+        }
     }
 }
 
