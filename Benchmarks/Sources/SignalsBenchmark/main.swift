@@ -395,7 +395,7 @@ compare("E", "MutableProperty, 10 observers, 1M sets", goal: "<= 1.5x, 0 allocs"
     }
 }
 
-compare("M", "flatMap(.merge) over 100 inners, 1M inner sends", goal: "<= 1.5x") {
+compare("M", "flatMap(.merge), 100 inners, 1M inner sends", goal: "<= 1.5x") {
     // By hand: each inner source's observer takes the merged output's lock, which keeps
     // the merged deliveries serial, as the operator's serialized section does.
     let output = StandardMutex(0)

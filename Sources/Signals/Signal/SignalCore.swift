@@ -228,10 +228,11 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         skippingPrefix: Bool = false
     ) -> Observer<Value> {
         let initial = initial ?? (skippingPrefix ? nil : prefix.map { value in { value } })
-        let replay = self.replay
+        // `replay` is read where it is used, not held: set once before the core had
+        // observers, it never changes, and the common path (no replay) then retains nothing.
         delivery.lock.lock()
         if isTerminating {
-            if let replay, delivery.isDelivering {
+            if let replay = self.replay, delivery.isDelivering {
                 // The last values may still be on their way: replay them once they are in.
                 observer.core = self
                 delivery.pending.append {
@@ -247,7 +248,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
             }
             delivery.lock.unlock()
             if let initial { observer.receive(initial()) }
-            replay?.replay(to: observer)
+            self.replay?.replay(to: observer)
             if observer.claimDisposal(completing: true) {
                 observer.complete()
                 observer.clear()
@@ -259,11 +260,12 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         observer.core = self
         let starting = start
         start = nil
-        guard initial != nil || replay != nil else {
+        guard initial != nil || self.replay != nil else {
             delivery.lock.unlock()
             starting?()
             return observer
         }
+        let replay = self.replay
         if delivery.isDelivering {
             // Held until the value is delivered: the observer may be disposed and let go
             // meanwhile, and retired observers are released before queued work runs.
