@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "Mediator", targets: ["Mediator"]),
         // The demo: a property-listing browser built on it.
         .executable(name: "homes", targets: ["App"]),
+        // The demo's line editor, for its benchmark (`Benchmarks/`, `editor-bench`).
+        .library(name: "LineEditing", targets: ["LineEditing"]),
     ],
     targets: [
         // MARK: Framework

@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "networking-bench", targets: ["NetworkingBenchmark"]),
         .executable(name: "persistence-bench", targets: ["PersistenceBenchmark"]),
         .executable(name: "server-load-bench", targets: ["ServerLoadBenchmark"]),
+        .executable(name: "editor-bench", targets: ["EditorBenchmark"]),
     ],
     dependencies: [.package(path: "..")],
     targets: [
@@ -38,6 +39,7 @@ let package = Package(
                 .product(name: "Persistence", package: homes), "SQLite3",
             ]),
         .executableTarget(name: "ServerLoadBenchmark", dependencies: [.product(name: "Networking", package: homes)]),
+        .executableTarget(name: "EditorBenchmark", dependencies: [.product(name: "LineEditing", package: homes)]),
     ],
     swiftLanguageModes: [.v6]
 )

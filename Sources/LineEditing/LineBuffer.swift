@@ -6,14 +6,14 @@
 /// words with Tab. It never changes `history`: whoever submits a line adds it there.
 public struct LineBuffer: Sendable {
     /// The text typed so far, one element per character (grapheme).
-    public private(set) var text: [Character] = []
+    public private(set) var text = LineText()
     /// Where the cursor is, as an index into `text` (from 0 to `text.count`).
     public private(set) var cursor = 0
     /// The history, oldest first. Setting it moves back to the line being typed.
     public var history: [String] {
         didSet {
             historyIndex = history.count
-            draft = []
+            draft = LineText()
         }
     }
     /// What was killed, for yanking back; kept from one line to the next.
@@ -22,7 +22,7 @@ public struct LineBuffer: Sendable {
     public private(set) var search: ReverseSearch?
 
     private var historyIndex: Int
-    private var draft: [Character] = []
+    private var draft = LineText()
     private var lastSearchQuery: [Character] = []
     /// Set by a key that killed, so the next kill grows the same kill-ring entry.
     private var lastKeyKilled = false
@@ -33,7 +33,7 @@ public struct LineBuffer: Sendable {
 
     /// A line holding `text`, the cursor at its end, with `history` (oldest first).
     public init(text: String = "", history: [String] = []) {
-        self.text = Array(text)
+        self.text = LineText(text)
         cursor = self.text.count
         self.history = history
         historyIndex = history.count
@@ -61,7 +61,7 @@ public struct LineBuffer: Sendable {
     }
 
     /// What to show: `prompt` (or the search's prompt while searching), the text and the cursor.
-    public func display(prompt: String) -> (prompt: String, text: [Character], cursor: Int) {
+    public func display(prompt: String) -> (prompt: String, text: LineText, cursor: Int) {
         if let search { return (search.prompt, search.text, search.cursor) }
         return (prompt, text, cursor)
     }
@@ -79,7 +79,7 @@ public struct LineBuffer: Sendable {
         lastCompletions = nil
         switch key {
         case .character(let character): insert([character])
-        case .paste(let pasted): insert(Array(pasted))
+        case .paste(let pasted): insert(pasted)
         case .enter: return submit()
         case .tab: return completeWord(complete, listing: completions)
         case .backspace:
@@ -122,20 +122,24 @@ public struct LineBuffer: Sendable {
 
     // MARK: - Editing
 
-    /// Inserts at the cursor; a character that combines with the one before it (an accent,
-    /// a joiner, the second half of a flag) joins it.
-    private mutating func insert(_ characters: [Character]) {
-        for character in characters {
-            if cursor > 0 {
-                let joined = String(text[cursor - 1]) + String(character)
-                if joined.count == 1, let combined = joined.first {
-                    text[cursor - 1] = combined
-                    continue
-                }
-            }
-            text.insert(character, at: cursor)
-            cursor += 1
+    /// Inserts at the cursor, as one edit however long; a character that combines with the
+    /// one before it (an accent, a joiner, the second half of a flag) joins it.
+    private mutating func insert(_ characters: some Collection<Character>) {
+        guard !characters.isEmpty else { return }
+        // An ASCII character starts a character of its own: it joins nothing before it.
+        guard cursor > 0, characters.first?.unicodeScalars.first?.isASCII == false else {
+            let inserted = Array(String(characters))
+            text.insert(contentsOf: inserted, at: cursor)
+            cursor += inserted.count
+            return
         }
+        // Taken with the character before the cursor, the text is split into characters
+        // again, so what joins it (or joins within the insert) becomes one character.
+        var joined = String(text[cursor - 1])
+        joined.append(contentsOf: String(characters))
+        let inserted = Array(joined)
+        text.replaceSubrange((cursor - 1)..<cursor, with: inserted)
+        cursor += inserted.count - 1
     }
 
     private mutating func deleteForward() -> Outcome {
@@ -148,7 +152,7 @@ public struct LineBuffer: Sendable {
     private mutating func transpose() -> Outcome {
         guard cursor > 0, text.count >= 2 else { return .bell }
         if cursor == text.count { cursor -= 1 }
-        text.swapAt(cursor - 1, cursor)
+        text.replaceSubrange((cursor - 1)..<(cursor + 1), with: [text[cursor], text[cursor - 1]])
         cursor += 1
         return .editing
     }
@@ -161,9 +165,9 @@ public struct LineBuffer: Sendable {
 
     /// Empties the line and goes back to the end of the history.
     private mutating func finish() {
-        text = []
+        text = LineText()
         cursor = 0
-        draft = []
+        draft = LineText()
         historyIndex = history.count
     }
 
@@ -201,7 +205,7 @@ public struct LineBuffer: Sendable {
     // MARK: - Kill ring
 
     private mutating func kill(_ range: Range<Int>, _ direction: KillRing.Direction, appending: Bool) {
-        killRing.kill(String(text[range]), direction, appending: appending)
+        killRing.kill(text.string(in: range), direction, appending: appending)
         text.removeSubrange(range)
         cursor = range.lowerBound
         lastKeyKilled = true
@@ -233,7 +237,7 @@ public struct LineBuffer: Sendable {
         guard historyIndex > 0 else { return .bell }
         if historyIndex == history.count { draft = text }
         historyIndex -= 1
-        text = Array(history[historyIndex])
+        text = LineText(history[historyIndex])
         cursor = text.count
         return .editing
     }
@@ -242,7 +246,7 @@ public struct LineBuffer: Sendable {
     private mutating func newer() -> Outcome {
         guard historyIndex < history.count else { return .bell }
         historyIndex += 1
-        text = historyIndex == history.count ? draft : Array(history[historyIndex])
+        text = historyIndex == history.count ? draft : LineText(history[historyIndex])
         cursor = text.count
         return .editing
     }
@@ -253,7 +257,7 @@ public struct LineBuffer: Sendable {
         guard var search else { return .editing }
         switch key {
         case .character(let character): search.type(character, in: history)
-        case .paste(let pasted): pasted.forEach { search.type($0, in: history) }
+        case .paste(let pasted): search.type(contentsOf: pasted, in: history)
         case .backspace: search.deleteBackward(in: history)
         case .control("r"): search.findOlder(in: history, previousQuery: lastSearchQuery)
         case .control("c"):
@@ -296,12 +300,12 @@ public struct LineBuffer: Sendable {
             return .listCompletions(listing)
         }
         var candidates: [String] = []
-        for candidate in complete(String(text[..<cursor])) where !candidates.contains(candidate) {
+        for candidate in complete(text.string(in: 0..<cursor)) where !candidates.contains(candidate) {
             candidates.append(candidate)
         }
         var start = cursor
         while start > 0 && !text[start - 1].isWhitespace { start -= 1 }
-        let word = text[start..<cursor]
+        let word = text.characters(in: start..<cursor)
         guard let first = candidates.first else { return .bell }
         if candidates.count == 1 {
             let spaced = cursor < text.count && text[cursor] == " "
@@ -320,7 +324,7 @@ public struct LineBuffer: Sendable {
         return .editing
     }
 
-    private mutating func replace(_ range: Range<Int>, with characters: [Character]) {
+    private mutating func replace(_ range: Range<Int>, with characters: some Collection<Character>) {
         text.replaceSubrange(range, with: characters)
         cursor = range.lowerBound + characters.count
     }

@@ -7,10 +7,11 @@
 /// Reads lines from a terminal with readline's editing keys, history, reverse search and
 /// completion, written here instead of linking a GPL library.
 ///
-/// The terminal is held raw only while a line is read. Each change redraws the prompt and
-/// line, however many rows they take, in one write: up over the rows drawn before, erase
-/// to the end of the screen, the rows, then the cursor to its row and column. The width is
-/// asked of the terminal at each redraw, so a resize is picked up at the next key.
+/// The terminal is held raw only while a line is read. The keys of each read are applied
+/// to the line (a run of typed characters, a paste, as one edit), then what changed is
+/// drawn in one write by a `LineView`: from the first changed character on, so a key
+/// costs what it changes, not the line's length. The width is asked of the terminal at
+/// each change, so a resize is picked up at the next key.
 /// When the input is not a terminal, lines are read as they come, with no prompt.
 public final class LineEditor {
     private let history: LineHistory
@@ -23,8 +24,8 @@ public final class LineEditor {
     private var typedAhead: [Key] = []
     /// Bytes read after the end of a line when the input is not a terminal.
     private var unreadBytes: [UInt8] = []
-    /// The row of the cursor in what was drawn last, from the prompt's row.
-    private var cursorRowDrawn = 0
+    /// Draws the line, writing what changed.
+    private lazy var view = LineView { [unowned self] in self.width() }
 
     /// How long to wait for the rest of an escape sequence before taking ESC as Escape.
     private static let escapeTimeoutMilliseconds: Int32 = 100
@@ -70,14 +71,15 @@ public final class LineEditor {
         guard let rawMode = RawMode(input) else { return readPlainLine() }
         defer { rawMode.settle() }
         buffer.history = history.entries
-        cursorRowDrawn = 0
-        write(Self.bracketedPasteOn + redraw(prompt: prompt))
+        view.forget()
+        write(Self.bracketedPasteOn + view.render(model(prompt: prompt)))
         while true {
-            guard let keys = nextKeys() else {
-                write(redrawAtEnd(prompt: prompt, text: buffer.text) + Self.bracketedPasteOff)
+            guard let read = nextKeys() else {
+                write(view.finish(model(prompt: prompt)) + Self.bracketedPasteOff)
                 return nil
             }
             var output = ""
+            let keys = Self.coalesced(read)
             for (index, key) in keys.enumerated() {
                 let shown = buffer.text
                 let outcome = buffer.apply(key, complete: complete)
@@ -86,19 +88,48 @@ public final class LineEditor {
                     continue
                 case .clearScreen:
                     output += "\u{1B}[H\u{1B}[2J"
-                    cursorRowDrawn = 0
+                    view.forget()
                 case .listCompletions(let candidates):
-                    let display = buffer.display(prompt: prompt)
-                    output += redrawAtEnd(prompt: display.prompt, text: display.text)
+                    output += view.finish(model(prompt: prompt))
                     output += Self.columns(of: candidates, width: width())
-                    cursorRowDrawn = 0
                 case .submitted, .cancelled, .ended:
                     typedAhead = Array(keys[(index + 1)...])
                     return finish(outcome, shown: shown, prompt: prompt, output: output, redact: redact)
                 }
             }
-            write(output + redraw(prompt: prompt))
+            write(output + view.render(model(prompt: prompt)))
         }
+    }
+
+    /// What the editor shows now, after `prompt`.
+    private func model(prompt: String) -> EditorViewModel {
+        let display = buffer.display(prompt: prompt)
+        return EditorViewModel(prompt: display.prompt, text: display.text, cursor: display.cursor)
+    }
+
+    /// `keys` with each run of typed characters (keys read in one go: a paste the terminal
+    /// did not bracket, or fast typing) made one paste, applied as one edit.
+    static func coalesced(_ keys: [Key]) -> [Key] {
+        var result: [Key] = []
+        var run = ""
+        var runLength = 0
+        func endRun() {
+            if runLength == 1, let character = run.first { result.append(.character(character)) }
+            if runLength > 1 { result.append(.paste(run)) }
+            run = ""
+            runLength = 0
+        }
+        for key in keys {
+            if case .character(let character) = key {
+                run.append(character)
+                runLength += 1
+            } else {
+                endRun()
+                result.append(key)
+            }
+        }
+        endRun()
+        return result
     }
 
     /// Reads a secret without echo: nothing but the prompt (and the line break after) is
@@ -195,59 +226,30 @@ public final class LineEditor {
     /// Ends the line that `outcome` ended (`shown` is the text before the last key): draws
     /// it one last time, as it is to stay on the screen, and returns what `readLine` returns.
     private func finish(
-        _ outcome: LineBuffer.Outcome, shown: [Character], prompt: String, output: String,
+        _ outcome: LineBuffer.Outcome, shown: LineText, prompt: String, output: String,
         redact: (String) -> String?
     ) -> String? {
         var output = output
         let result: String?
+        var final = shown
         switch outcome {
         case .submitted(let line):
             if let redacted = redact(line) {
-                output += redrawAtEnd(prompt: prompt, text: Array(redacted))
+                final = LineText(redacted)
             } else {
-                output += redrawAtEnd(prompt: prompt, text: Array(line))
+                final = LineText(line)
                 history.add(line)
             }
             result = line
         case .cancelled:
-            output += redrawAtEnd(prompt: prompt, text: shown + ["^", "C"])
+            final.append(contentsOf: ["^", "C"])
             result = ""
         default:
-            output += redrawAtEnd(prompt: prompt, text: shown)
             result = nil
         }
+        output += view.finish(EditorViewModel(prompt: prompt, text: final, cursor: final.count))
         write(output + Self.bracketedPasteOff)
         return result
-    }
-
-    /// The prompt and line drawn again in place, as the buffer shows them.
-    private func redraw(prompt: String) -> String {
-        let display = buffer.display(prompt: prompt)
-        return draw(LineLayout(prompt: display.prompt, text: display.text, cursor: display.cursor, width: width()))
-    }
-
-    /// The prompt and `text` drawn again in place with the cursor after them, then a line
-    /// break: the line as it stays on the screen, and the next output below it.
-    private func redrawAtEnd(prompt: String, text: [Character]) -> String {
-        let layout = LineLayout(prompt: prompt, text: text, cursor: text.count, width: width())
-        let drawn = draw(layout)
-        cursorRowDrawn = 0
-        // At the start of an empty last row the cursor is already on a line of its own.
-        return layout.rows.count > 1 && layout.cursorColumn == 0 ? drawn : drawn + "\r\n"
-    }
-
-    /// Moves up to the prompt's row, erases to the end of the screen, writes the rows and
-    /// puts the cursor at its row and column.
-    private func draw(_ layout: LineLayout) -> String {
-        var output = "\r"
-        if cursorRowDrawn > 0 { output += "\u{1B}[\(cursorRowDrawn)A" }
-        output += "\u{1B}[J" + layout.rows.joined(separator: "\r\n")
-        let up = layout.rows.count - 1 - layout.cursorRow
-        if up > 0 { output += "\u{1B}[\(up)A" }
-        output += "\r"
-        if layout.cursorColumn > 0 { output += "\u{1B}[\(layout.cursorColumn)C" }
-        cursorRowDrawn = layout.cursorRow
-        return output
     }
 
     /// Completion candidates in columns across `width`, a line break after each row.

@@ -8,16 +8,21 @@ import Foundation
 
 /// The lines entered, oldest first, kept across runs in a file of one line per entry.
 ///
-/// Blank lines and repeats of the newest entry are not kept, and only the newest
-/// `capacity` entries are. Each line added is appended to the file at once (mode 0600,
-/// its folder created), and the file is rewritten when it holds more than `capacity`
-/// lines. A missing, unreadable or garbled file means an empty (or partial) history,
-/// and a file that cannot be written means one kept in memory: never a crash.
+/// Blank lines, repeats of the newest entry and lines longer than `maximumLineLength`
+/// characters (a paste of a file, say) are not kept, and only the newest `capacity`
+/// entries are: so a search through the history (Ctrl-R) or a suggestion from it costs
+/// at most `capacity` times `maximumLineLength` characters, whatever was typed. Each
+/// line added is appended to the file at once (mode 0600, its folder created), and the
+/// file is rewritten when it holds more than `capacity` lines. A missing, unreadable or
+/// garbled file means an empty (or partial) history, and a file that cannot be written
+/// means one kept in memory: never a crash.
 public final class LineHistory {
     /// The file the history is kept in; nil for one kept in memory only.
     public let fileURL: URL?
     /// How many entries are kept.
     public let capacity: Int
+    /// The longest line kept, in characters; longer lines are run but not remembered.
+    public static let maximumLineLength = 4_096
     /// The entries, oldest first.
     public private(set) var entries: [String]
     /// How many lines the file holds, to know when to rewrite it.
@@ -72,7 +77,9 @@ public final class LineHistory {
     /// Adds `line` to the entries, if it is to be kept; true if it was.
     @discardableResult
     private func keep(_ line: String) -> Bool {
-        guard !line.allSatisfy(\.isWhitespace), entries.last != line else { return false }
+        guard !line.allSatisfy(\.isWhitespace), entries.last != line,
+            line.utf8.count <= Self.maximumLineLength || line.count <= Self.maximumLineLength
+        else { return false }
         entries.append(line)
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
         return true

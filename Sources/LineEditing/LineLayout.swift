@@ -46,7 +46,7 @@ public struct LineLayout: Equatable, Sendable {
 
     /// The prompt's characters with their columns; an escape sequence in it (a colour,
     /// `ESC [` to a final byte) is one piece of no column.
-    private static func pieces(of prompt: String) -> [(text: String, columns: Int)] {
+    static func pieces(of prompt: String) -> [(text: String, columns: Int)] {
         var pieces: [(text: String, columns: Int)] = []
         var characters = prompt[...]
         while let character = characters.popFirst() {

@@ -63,6 +63,13 @@ final class TerminalHomes: Sendable {
         waitUntil(seconds: seconds) { output, _ in output.components(separatedBy: marker).count - 1 >= count }
     }
 
+    /// Waits until a row of the screen holds `text` (at most `seconds`): for what the editor
+    /// draws in pieces, as it writes only what changed.
+    @discardableResult
+    func waitForScreen(_ text: String, seconds: Double = 20) -> Bool {
+        waitUntil(seconds: seconds) { _, screen in screen.lines.contains { $0.contains(text) } }
+    }
+
     /// Waits until `condition` holds for the output and the screen (at most `seconds`),
     /// looking again each time the app writes.
     func waitUntil(seconds: Double = 20, _ condition: (String, ScreenEmulator) -> Bool) -> Bool {
@@ -112,9 +119,9 @@ final class TerminalHomes: Sendable {
         let homes = try TerminalHomes()
         #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
         homes.type("li\t")
-        #expect(homes.waitFor("homes> list "))
+        #expect(homes.waitForScreen("homes> list"))
         homes.type("ne\t")
-        #expect(homes.waitFor("list new "))
+        #expect(homes.waitForScreen("homes> list new"))
         homes.type("\r")
         #expect(homes.waitFor("New homes"))
         homes.quit()
@@ -143,7 +150,7 @@ final class TerminalHomes: Sendable {
         homes.type("help\r")
         #expect(homes.waitFor("leave homes"))
         homes.type("\u{12}res")
-        #expect(homes.waitFor("`res': list resale"))
+        #expect(homes.waitForScreen("`res': list resale"))
         homes.type("\u{07}") // Ctrl-G: the match stays on the line, not run
         homes.quit()
         #expect(homes.process.terminationStatus == 0)
@@ -186,5 +193,43 @@ final class TerminalHomes: Sendable {
         #expect(homes.screen.lines.contains { $0.hasPrefix("homes> login mei •••") })
         let history = (try? String(contentsOfFile: homes.stateFolder + "/homes/history", encoding: .utf8)) ?? ""
         #expect(!history.contains("sesame2026") && !history.contains("homes2026"))
+    }
+
+    /// Typing a long line costs what each key changes: the bytes written grow with the
+    /// line, not with its square (the whole line drawn again after each read).
+    @Test func aLongLineIsEchoedOnceNotOncePerRead() throws {
+        let homes = try TerminalHomes()
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        let before = homes.output.utf8.count
+        let start = ContinuousClock.now
+        for chunk in 0..<30 { homes.type(String(repeating: Character(UnicodeScalar(97 + chunk % 26)!), count: 1_000)) }
+        homes.type("END")
+        #expect(homes.waitUntil(seconds: 20) { output, _ in output.hasSuffix("END") || output.contains("END\u{1B}") })
+        let written = homes.output.utf8.count - before
+        #expect(written < 2 * 30_003, "wrote \(written) bytes for a line of 30,003 characters")
+        #expect(ContinuousClock.now - start < .seconds(10))
+        homes.quit()
+        #expect(homes.process.terminationStatus == 0)
+    }
+
+    /// A paste of 15,000 characters into Ctrl-R over long history lines is one step of
+    /// the search: the editor stays live, and Ctrl-C then a command work at once.
+    @Test func aLongPasteIntoReverseSearchKeepsTheEditorLive() throws {
+        let homes = try TerminalHomes()
+        defer { try? FileManager.default.removeItem(atPath: homes.stateFolder) }
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        for letter in ["q", "r", "s"] {
+            homes.type("\u{1B}[200~" + letter + String(repeating: "ab", count: 1_500) + "\u{1B}[201~\r")
+            #expect(homes.waitFor("unknown command \(letter)ab"))
+        }
+        homes.type("\u{12}")
+        #expect(homes.waitFor("(reverse-i-search)`'"))
+        let start = ContinuousClock.now
+        homes.type("\u{1B}[200~" + String(repeating: "ab", count: 7_500) + "\u{1B}[201~")
+        #expect(homes.waitFor("(failed reverse-i-search)`abab"))
+        homes.type("\u{03}help\r")
+        #expect(homes.waitFor("leave homes"))
+        #expect(ContinuousClock.now - start < .seconds(5), "the editor was held up")
+        homes.quit()
     }
 }

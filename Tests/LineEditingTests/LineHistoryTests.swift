@@ -38,6 +38,13 @@ import Testing
         }
     }
 
+    @Test func linesLongerThanTheCapAreNotKept() {
+        let history = LineHistory(fileURL: nil)
+        history.add(String(repeating: "x", count: LineHistory.maximumLineLength + 1))
+        history.add(String(repeating: "静", count: LineHistory.maximumLineLength))
+        #expect(history.entries == [String(repeating: "静", count: LineHistory.maximumLineLength)])
+    }
+
     @Test func theHistoryIsCappedInMemoryAndOnDisk() throws {
         try withFolder { (folder: URL) throws in
             let url = folder.appendingPathComponent("history")

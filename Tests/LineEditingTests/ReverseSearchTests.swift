@@ -110,3 +110,53 @@ import Testing
         #expect(buffer.search?.match == 0)
     }
 }
+
+@Suite struct IncrementalSearchTests {
+    @Test func caseIsIgnoredUnlessTheQueryHasACapital() {
+        var buffer = LineBuffer(history: ["Open 3", "list New", "open 4"])
+        press(.control("r"), on: &buffer)
+        type("new", into: &buffer)
+        #expect(buffer.search?.match == 1, "lowercase finds any case")
+        press(.backspace, .backspace, .backspace, on: &buffer)
+        type("Open", into: &buffer)
+        #expect(buffer.search?.match == 0, "a capital makes case count")
+        #expect(buffer.search?.isCaseSensitive == true)
+    }
+
+    @Test func aPasteIntoTheQueryIsOneStepAndBackspaceUndoesIt() {
+        var buffer = LineBuffer(history: ["list rent", "filter rooms 2"])
+        press(.control("r"), on: &buffer)
+        type("l", into: &buffer)
+        #expect(buffer.search?.match == 1)
+        _ = buffer.apply(.paste("ist"))
+        #expect(buffer.search?.match == 0 && buffer.search?.query == Array("list"))
+        press(.backspace, on: &buffer)
+        #expect(buffer.search?.query == Array("l") && buffer.search?.match == 1)
+    }
+
+    @Test func aFailedSearchStaysFailedWithoutLookingAgain() {
+        var buffer = LineBuffer(history: ["abc"])
+        press(.control("r"), on: &buffer)
+        type("x", into: &buffer)
+        #expect(buffer.search?.failed == true)
+        type("abc", into: &buffer)
+        #expect(buffer.search?.failed == true, "xabc cannot match where x did not")
+    }
+
+    @Test func aLongPasteOverLongEntriesTakesOnePass() {
+        let entry = String(repeating: "ab", count: 2_000)
+        var buffer = LineBuffer(history: Array(repeating: entry, count: 200) + ["x"])
+        press(.control("r"), on: &buffer)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            _ = buffer.apply(.paste(String(repeating: "ab", count: 1_000) + "b"))
+            _ = buffer.apply(.paste(String(repeating: "ab", count: 7_500)))
+        }
+        #expect(buffer.search?.failed == true)
+        #expect(elapsed < .seconds(2), "took \(elapsed)")
+        var found = LineBuffer(history: [entry + "z", "y"])
+        press(.control("r"), on: &found)
+        _ = found.apply(.paste(String(repeating: "ab", count: 1_500) + "z"))
+        #expect(found.search?.match == 0 && found.search?.cursor == 1_000)
+    }
+}

@@ -1,0 +1,261 @@
+// editor-bench: the line editor alone (keys in, screen bytes out) against a floor, in one
+// process.
+//
+// Every scenario runs the floor (the same work written by hand: an array of characters
+// and the bytes any editor must write for a key) and the editor alternately, `--runs`
+// times each, and prints the medians and their ratio. The editor is driven as the
+// terminal drives it: one key per read, each key applied then drawn, the bytes kept.
+//
+//   swift build -c release --package-path Benchmarks --product editor-bench
+//   Benchmarks/.build/release/editor-bench --runs 7             every scenario
+//   Benchmarks/.build/release/editor-bench --runs 3 T M          chosen scenarios
+//   Benchmarks/.build/release/editor-bench --runs 1 --only editor T100K   (perf, callgrind)
+import Foundation
+import LineEditing
+
+// MARK: - Options
+
+struct Options {
+    var runs = 7
+    var chosen: Set<String> = []
+    /// `floor` or `editor` to run one side only (for profiles).
+    var only: String?
+
+    static func parse(_ arguments: [String]) -> Options {
+        var options = Options()
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--runs": options.runs = max(1, iterator.next().flatMap { Int($0) } ?? 7)
+            case "--only": options.only = iterator.next()
+            case "--help", "-h":
+                print("usage: editor-bench [--runs N] [--only floor|editor] [T100 T10K T100K M300 R15K R2K ...]")
+                exit(0)
+            default: options.chosen.insert(argument.uppercased())
+            }
+        }
+        return options
+    }
+}
+
+let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+
+func isChosen(_ name: String) -> Bool {
+    options.chosen.isEmpty || options.chosen.contains(name)
+        || options.chosen.contains(String(name.prefix { $0.isLetter }))
+}
+
+/// Bytes written, summed so that no work is optimised away.
+nonisolated(unsafe) var bytesOut = 0
+
+// MARK: - Measuring
+
+/// Runs `body` (which handles `events` keys or pastes) and returns nanoseconds per event.
+func measure(events: Int, _ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(events)
+}
+
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    return values.sorted()[values.count / 2]
+}
+
+/// The editor's medians, kept for the growth line.
+nonisolated(unsafe) var editorMedians: [String: Double] = [:]
+
+/// Runs floor and editor alternately (which goes first alternates too) and prints the
+/// medians per event and their ratio.
+func compare(_ name: String, _ title: String, unit: String, floor: () -> Double, editor: () -> Double) {
+    guard isChosen(name) else { return }
+    var floors: [Double] = []
+    var editors: [Double] = []
+    for run in 0..<options.runs {
+        if run % 2 == 0, options.only != "editor" { floors.append(floor()) }
+        if options.only != "floor" { editors.append(editor()) }
+        if run % 2 == 1, options.only != "editor" { floors.append(floor()) }
+    }
+    let floorTime = median(floors)
+    let editorTime = median(editors)
+    editorMedians[name] = editorTime
+    print(
+        name.padding(toLength: 7, withPad: " ", startingAt: 0)
+            + title.padding(toLength: 52, withPad: " ", startingAt: 0)
+            + String(
+                format: "floor %10.1f ns  editor %10.1f ns  ratio %6.2fx  per %@", floorTime, editorTime,
+                editorTime / floorTime, unit))
+}
+
+// MARK: - The editor and the floor
+
+let prompt = "homes> "
+let width = 80
+
+/// The editor without its terminal: each key applied to the line, then drawn.
+final class Editor {
+    private var buffer: LineBuffer
+    private let view = LineView { width }
+
+    init(history: [String] = []) {
+        buffer = LineBuffer(history: history)
+        bytesOut &+= view.render(model).utf8.count
+    }
+
+    private var model: EditorViewModel {
+        let display = buffer.display(prompt: prompt)
+        return EditorViewModel(prompt: display.prompt, text: display.text, cursor: display.cursor)
+    }
+
+    /// One read: `key` applied and drawn; the bytes to write are counted.
+    func press(_ key: Key) {
+        _ = buffer.apply(key)
+        bytesOut &+= view.render(model).utf8.count
+    }
+}
+
+/// The least an editor must do for a key: keep the characters, and write what the key
+/// changed (the character typed, a line break at the end of a row; from an insert in the
+/// middle, the rest of the line).
+final class Floor {
+    private var text: [Character] = []
+    private var cursor = 0
+
+    func type(_ character: Character) {
+        text.insert(character, at: cursor)
+        cursor += 1
+        var output = cursor == text.count ? String(character) : String(text[(cursor - 1)...])
+        if (prompt.count + cursor) % width == 0 { output += "\r\n" }
+        bytesOut &+= output.utf8.count
+    }
+
+    func backspace() {
+        guard cursor > 0 else { return }
+        cursor -= 1
+        text.remove(at: cursor)
+        bytesOut &+= ("\u{8}\u{1B}[J" + String(text[cursor...])).utf8.count
+    }
+
+    func moveTo(_ index: Int) {
+        cursor = index
+        bytesOut &+= "\r\u{1B}[\(cursor)C".utf8.count
+    }
+}
+
+/// `count` characters: words of nine letters, a space after each.
+func words(_ count: Int, offset: Int = 0) -> [Character] {
+    let letters: [Character] = Array("abcdefghijklmnopqrstuvwxyz")
+    return (0..<count).map { index in (index + offset) % 10 == 9 ? " " : letters[(index * 7 + offset) % 26] }
+}
+
+/// `count` characters of letters and spaces in no pattern (a generator seeded by `seed`),
+/// so no entry repeats another.
+func scrambled(_ count: Int, seed: UInt64) -> [Character] {
+    let letters: [Character] = Array("abcdefghijklmnopqrstuvwxyz ")
+    var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+    return (0..<count).map { _ in
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return letters[Int(state % UInt64(letters.count))]
+    }
+}
+
+// MARK: - T: typing a line of n characters, one key per read
+
+for (name, length, repeats) in [("T100", 100, 2_000), ("T10K", 10_000, 4), ("T100K", 100_000, 1)] {
+    let line = words(length)
+    compare(
+        name, "type \(length) characters, one key per read", unit: "key",
+        floor: {
+            measure(events: length * repeats) {
+                for _ in 0..<repeats {
+                    let floor = Floor()
+                    for character in line { floor.type(character) }
+                }
+            }
+        },
+        editor: {
+            measure(events: length * repeats) {
+                for _ in 0..<repeats {
+                    let editor = Editor()
+                    for character in line { editor.press(.character(character)) }
+                }
+            }
+        })
+}
+
+// MARK: - M: keys in the middle of a 300-character line
+
+do {
+    let line = words(300)
+    let pairs = 2_000
+    compare(
+        "M300", "insert + backspace at column 150 of 300 characters", unit: "key",
+        floor: {
+            let floor = Floor()
+            for character in line { floor.type(character) }
+            floor.moveTo(150)
+            return measure(events: pairs * 2) {
+                for _ in 0..<pairs {
+                    floor.type("x")
+                    floor.backspace()
+                }
+            }
+        },
+        editor: {
+            let editor = Editor()
+            editor.press(.paste(String(line)))
+            editor.press(.home)
+            for _ in 0..<150 { editor.press(.right) }
+            return measure(events: pairs * 2) {
+                for _ in 0..<pairs {
+                    editor.press(.character("x"))
+                    editor.press(.backspace)
+                }
+            }
+        })
+}
+
+// MARK: - R: a paste into Ctrl-R over a full history of long lines
+
+do {
+    let capacity = 1_000
+    let history = (0..<capacity).map { String(scrambled(LineHistory.maximumLineLength, seed: UInt64($0))) }
+    /// Reading every entry once: the least any search through the history does.
+    func readHistoryOnce() -> Double {
+        measure(events: 1) {
+            var sum = 0
+            for entry in history { for byte in entry.utf8 { sum &+= Int(byte) } }
+            bytesOut &+= sum & 1
+        }
+    }
+    let cases = [
+        ("R15K", "paste 15,000 characters matching nothing", String(words(15_000, offset: 3)) + "#"),
+        ("R2K", "paste the last 2,000 characters of the oldest entry", String(history[0].suffix(2_000))),
+    ]
+    for (name, title, pasted) in cases {
+        compare(
+            name, title + " (1,000 x 4,096)", unit: "paste",
+            floor: readHistoryOnce,
+            editor: {
+                let editor = Editor(history: history)
+                editor.press(.control("r"))
+                return measure(events: 1) { editor.press(.paste(pasted)) }
+            })
+    }
+}
+
+// MARK: - Growth
+
+if let small = editorMedians["T100"], let medium = editorMedians["T10K"], let large = editorMedians["T100K"] {
+    print(
+        String(
+            format:
+                "growth: a key costs %.0f ns at 100 characters, %.0f ns at 10,000 (x%.2f), %.0f ns at 100,000 (x%.2f)",
+            small, medium, medium / small, large, large / small))
+}
+if let middle = editorMedians["M300"] {
+    print(String(format: "a key in the middle of a 300-character line: %.1f us (goal: under 1,000 us)", middle / 1_000))
+}
+print("(bytes written: \(bytesOut))")

@@ -1,0 +1,67 @@
+/// What the line editor shows, as a value: the prompt, the line with its cursor, the rest
+/// of a line suggested after it, and the colours of its parts.
+///
+/// The editor derives one per change of its state and hands it to a `LineView`, which
+/// writes only what differs from the one it drew before.
+public struct EditorViewModel: Equatable, Sendable {
+    /// The prompt, or the search's prompt while searching.
+    public var prompt: String
+    /// The line, or the history entry found while searching.
+    public var text: LineText
+    /// Where the cursor is in `text`, from 0 to `text.count`.
+    public var cursor: Int
+    /// Text shown dimmed after the line, that → accepts (empty for none).
+    public var suggestion: String
+    /// How parts of `text` are coloured, sorted and not overlapping.
+    public var spans: [HighlightSpan]
+
+    /// A view model showing `text` after `prompt`.
+    public init(
+        prompt: String, text: LineText, cursor: Int, suggestion: String = "", spans: [HighlightSpan] = []
+    ) {
+        self.prompt = prompt
+        self.text = text
+        self.cursor = cursor
+        self.suggestion = suggestion
+        self.spans = spans
+    }
+}
+
+/// A run of the line shown in one style.
+public struct HighlightSpan: Equatable, Sendable {
+    /// The characters of the line it covers.
+    public var range: Range<Int>
+    /// How they are shown.
+    public var style: TextStyle
+
+    /// `range` shown in `style`.
+    public init(_ range: Range<Int>, _ style: TextStyle) {
+        self.range = range
+        self.style = style
+    }
+}
+
+/// How a part of the line is shown, on a terminal that shows colours.
+public enum TextStyle: Equatable, Sendable {
+    /// As typed.
+    case plain
+    /// The suggested rest of the line: dim.
+    case suggestion
+    /// A command the screen in front knows: green.
+    case command
+    /// A command it does not know: red.
+    case unknownCommand
+    /// A word the command will refuse (a number out of range, an unclosed quote): red, underlined.
+    case problem
+
+    /// The escape sequence that starts this style (after a reset).
+    var sequence: String {
+        switch self {
+        case .plain: "\u{1B}[0m"
+        case .suggestion: "\u{1B}[2m"
+        case .command: "\u{1B}[32m"
+        case .unknownCommand: "\u{1B}[31m"
+        case .problem: "\u{1B}[4;31m"
+        }
+    }
+}
