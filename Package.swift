@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["Networking", "CEventPoll"]),
         .target(name: "HomesAPI", dependencies: ["Networking"]),
         .target(name: "TextViews"),
-        .target(name: "LineEditing"),
+        .target(name: "LineEditing", dependencies: ["Signals"]),
         .target(name: "HomesScreens", dependencies: ["Signals", "TextViews", "Mediator", "LineEditing"]),
         .target(name: "ViewModels", dependencies: ["Listings", "ListingsCategory", "Favorites"]),
 

@@ -61,7 +61,7 @@ public final class Session {
 
     /// Runs on a terminal: the line editor shows the prompt and keeps the history.
     public func runInteractively(preparing: (() async -> Void)? = nil) async {
-        await run(from: TerminalLines(write: write), preparing: preparing)
+        await run(from: TerminalLines(colors: terminal.usesColor, write: write), preparing: preparing)
     }
 
     /// Runs one command line and waits until its work settled; false when the session

@@ -16,16 +16,20 @@
 public final class LineEditor {
     private let history: LineHistory
     private let input: Int32
-    private let columns: (() -> Int)?
+    private let columns: (@Sendable () -> Int)?
     private let write: (String) -> Void
-    private var buffer = LineBuffer()
     private var decoder = KeyDecoder()
     /// Keys read after the end of a line, for the next one.
     private var typedAhead: [Key] = []
     /// Bytes read after the end of a line when the input is not a terminal.
     private var unreadBytes: [UInt8] = []
-    /// Draws the line, writing what changed.
-    private lazy var view = LineView { [unowned self] in self.width() }
+    /// Turns keys into the line's state and view model, and draws what changed.
+    private lazy var controller: LineEditorController = {
+        let (input, columns) = (self.input, self.columns)
+        return LineEditorController(prompt: "") { Self.width(of: input, columns: columns) }
+    }()
+    /// Whether the line is shown with colours and suggestions.
+    private let colors: Bool
 
     /// How long to wait for the rest of an escape sequence before taking ESC as Escape.
     private static let escapeTimeoutMilliseconds: Int32 = 100
@@ -36,14 +40,16 @@ public final class LineEditor {
     /// and writing its echo with `write`, each redraw in one call.
     ///
     /// `columns` gives the terminal's width; by default it is asked of `input` (then of
-    /// standard output) at each redraw, 80 when neither knows.
+    /// standard output) at each redraw, 80 when neither knows. With `colors` (a colour
+    /// terminal), the line is highlighted and a suggestion shown after it.
     public init(
-        history: LineHistory? = nil, input: Int32 = STDIN_FILENO, columns: (() -> Int)? = nil,
-        write: @escaping (String) -> Void
+        history: LineHistory? = nil, input: Int32 = STDIN_FILENO, columns: (@Sendable () -> Int)? = nil,
+        colors: Bool = false, write: @escaping (String) -> Void
     ) {
         self.history = history ?? LineHistory(fileURL: nil)
         self.input = input
         self.columns = columns
+        self.colors = colors
         self.write = write
     }
 
@@ -65,46 +71,42 @@ public final class LineEditor {
     /// the line carries a secret (e.g. "password hunter22" -> "password •••"), or nil when it
     /// carries none: the echoed line is then rewritten in that form and not added to history.
     public func readLine(
-        prompt: String, complete: (String) -> [String] = { _ in [] },
+        prompt: String, complete: @escaping @Sendable (String) -> [String] = { _ in [] },
         redact: (String) -> String? = { _ in nil }
     ) -> String? {
         guard let rawMode = RawMode(input) else { return readPlainLine() }
         defer { rawMode.settle() }
-        buffer.history = history.entries
-        view.forget()
-        write(Self.bracketedPasteOn + view.render(model(prompt: prompt)))
+        controller.screen.value = EditorScreen(colors: colors, completions: complete)
+        controller.begin(prompt: prompt, history: history.entries)
+        write(Self.bracketedPasteOn + controller.takeOutput())
         while true {
             guard let read = nextKeys() else {
-                write(view.finish(model(prompt: prompt)) + Self.bracketedPasteOff)
+                controller.finish(controller.viewModel.value)
+                write(controller.takeOutput() + Self.bracketedPasteOff)
                 return nil
             }
-            var output = ""
             let keys = Self.coalesced(read)
             for (index, key) in keys.enumerated() {
-                let shown = buffer.text
-                let outcome = buffer.apply(key, complete: complete)
+                let shown = controller.state.value.buffer.text
+                let outcome = controller.apply(key)
                 switch outcome {
                 case .editing, .bell:
                     continue
                 case .clearScreen:
-                    output += "\u{1B}[H\u{1B}[2J"
-                    view.forget()
+                    controller.write("\u{1B}[H\u{1B}[2J")
+                    controller.forget()
+                    controller.redraw()
                 case .listCompletions(let candidates):
-                    output += view.finish(model(prompt: prompt))
-                    output += Self.columns(of: candidates, width: width())
+                    controller.finish(controller.viewModel.value)
+                    controller.write(Self.columns(of: candidates, width: width()))
+                    controller.redraw()
                 case .submitted, .cancelled, .ended:
                     typedAhead = Array(keys[(index + 1)...])
-                    return finish(outcome, shown: shown, prompt: prompt, output: output, redact: redact)
+                    return finish(outcome, shown: shown, prompt: prompt, redact: redact)
                 }
             }
-            write(output + view.render(model(prompt: prompt)))
+            write(controller.takeOutput())
         }
-    }
-
-    /// What the editor shows now, after `prompt`.
-    private func model(prompt: String) -> EditorViewModel {
-        let display = buffer.display(prompt: prompt)
-        return EditorViewModel(prompt: display.prompt, text: display.text, cursor: display.cursor)
     }
 
     /// `keys` with each run of typed characters (keys read in one go: a paste the terminal
@@ -219,17 +221,19 @@ public final class LineEditor {
     // MARK: - Drawing
 
     private func width() -> Int {
+        Self.width(of: input, columns: columns)
+    }
+
+    private static func width(of input: Int32, columns: (@Sendable () -> Int)?) -> Int {
         if let columns { return max(1, columns()) }
-        return Self.terminalColumns(of: input) ?? Self.terminalColumns(of: STDOUT_FILENO) ?? 80
+        return terminalColumns(of: input) ?? terminalColumns(of: STDOUT_FILENO) ?? 80
     }
 
     /// Ends the line that `outcome` ended (`shown` is the text before the last key): draws
     /// it one last time, as it is to stay on the screen, and returns what `readLine` returns.
     private func finish(
-        _ outcome: LineBuffer.Outcome, shown: LineText, prompt: String, output: String,
-        redact: (String) -> String?
+        _ outcome: LineBuffer.Outcome, shown: LineText, prompt: String, redact: (String) -> String?
     ) -> String? {
-        var output = output
         let result: String?
         var final = shown
         switch outcome {
@@ -247,8 +251,8 @@ public final class LineEditor {
         default:
             result = nil
         }
-        output += view.finish(EditorViewModel(prompt: prompt, text: final, cursor: final.count))
-        write(output + Self.bracketedPasteOff)
+        controller.finish(EditorViewModel(prompt: prompt, text: final, cursor: final.count))
+        write(controller.takeOutput() + Self.bracketedPasteOff)
         return result
     }
 

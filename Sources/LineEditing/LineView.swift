@@ -82,6 +82,9 @@ public final class LineView {
         return output
     }
 
+    /// Whether a view model is on the screen (drawn and not forgotten since).
+    public var isDrawn: Bool { drawn != nil }
+
     /// Forgets what was drawn: the next `render` draws everything from the cursor's row
     /// (after the screen was cleared, or something was written below the line).
     public func forget() {

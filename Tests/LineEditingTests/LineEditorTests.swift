@@ -41,7 +41,8 @@ import Testing
     /// Reads one line on a pseudo-terminal while typing `steps`, one per redraw.
     func readLine(
         _ steps: [String], columns: Int = 80, history: LineHistory? = nil, hangsUp: Bool = false,
-        complete: (String) -> [String] = { _ in [] }, redact: (String) -> String? = { _ in nil },
+        complete: @escaping @Sendable (String) -> [String] = { _ in [] },
+        redact: (String) -> String? = { _ in nil },
         onStep: @escaping (ScreenEmulator) -> Void = { _ in }
     ) throws -> (line: String?, session: TypingSession) {
         let session = try TypingSession(columns: columns, steps, hangsUpAtTheEnd: hangsUp)
@@ -211,7 +212,7 @@ import Testing
     }
 
     @Test func aSecondTabListsTheCandidatesUnderTheLine() throws {
-        let complete: (String) -> [String] = { before in
+        let complete: @Sendable (String) -> [String] = { before in
             ["list", "login", "logout"].filter { $0.hasPrefix(before) }
         }
         let (line, session) = try readLine(["lo", "\t", "\t", "i\t", "\r"], complete: complete)
@@ -283,5 +284,74 @@ import Testing
         session.pty.resize(columns: 200)
         _ = editor.readLine(prompt: "> ")
         #expect(session.screen.lines == ["> " + String(repeating: "z", count: 18), String(repeating: "z", count: 12)])
+    }
+}
+
+@Suite struct SuggestionTests {
+    static let history = ["list rent", "open 3", "list resale"]
+
+    func controller(colors: Bool = true) -> LineEditorController {
+        let screen = EditorScreen(colors: colors) { text in
+            ["list", "login", "logout"].filter { $0.hasPrefix(text) }
+        }
+        return LineEditorController(prompt: "> ", history: Self.history, screen: screen) { 80 }
+    }
+
+    func type(_ text: String, into controller: LineEditorController) {
+        for character in text { controller.apply(.character(character)) }
+    }
+
+    @Test func theNewestEntryThatStartsWithTheLineIsSuggestedAndArrowTakesIt() {
+        let editor = controller()
+        type("list r", into: editor)
+        #expect(editor.viewModel.value.suggestion == "esale")
+        type("en", into: editor)
+        #expect(editor.viewModel.value.suggestion == "t")
+        editor.apply(.right)
+        #expect(editor.state.value.buffer.line == "list rent")
+        #expect(editor.viewModel.value.suggestion == "")
+    }
+
+    @Test func controlFTakesAllAndAltFOneWord() {
+        let editor = controller()
+        type("li", into: editor)
+        #expect(editor.viewModel.value.suggestion == "st resale")
+        editor.apply(.alt("f"))
+        #expect(editor.state.value.buffer.line == "list")
+        editor.apply(.control("f"))
+        #expect(editor.state.value.buffer.line == "list resale")
+    }
+
+    @Test func aCompletionIsSuggestedWhenNoEntryStartsWithTheLine() {
+        let editor = controller()
+        type("lo", into: editor)
+        #expect(editor.viewModel.value.suggestion == "gin")
+    }
+
+    @Test func noSuggestionWithoutColoursWhileSearchingOrBeforeTheEnd() {
+        let plain = controller(colors: false)
+        type("list r", into: plain)
+        #expect(plain.viewModel.value.suggestion == "")
+        plain.apply(.right)
+        #expect(plain.state.value.buffer.line == "list r", "→ at the end does nothing more")
+        let editor = controller()
+        type("list r", into: editor)
+        editor.apply(.left)
+        #expect(editor.viewModel.value.suggestion == "")
+        editor.apply(.control("r"))
+        #expect(editor.viewModel.value.suggestion == "")
+    }
+
+    @Test func theSuggestionIsShownDimOnTheTerminalAndTaken() throws {
+        let history = LineHistory(fileURL: nil)
+        Self.history.forEach(history.add)
+        var shown: [String] = []
+        let session = try TypingSession(["open", "\u{06}", "\r"])
+        session.onStep = { shown.append($0.lines.joined(separator: "\n")) }
+        let editor = LineEditor(history: history, input: session.pty.terminal, colors: true) { session.write($0) }
+        #expect(editor.readLine(prompt: "homes> ") == "open 3")
+        #expect(shown[1] == "homes> open 3", "the suggestion after what was typed")
+        #expect(session.writes[1].contains("\u{1B}[2m 3"), "dim")
+        #expect(session.screen.lines == ["homes> open 3"])
     }
 }

@@ -92,22 +92,39 @@ func compare(_ name: String, _ title: String, unit: String, floor: () -> Double,
 let prompt = "homes> "
 let width = 80
 
-/// The editor without its terminal: each key applied to the line, then drawn.
+/// The editor without its terminal, as `LineEditor` runs it: each key sent to the
+/// controller, which sets its state property; the view model derived through Signals
+/// (`combineLatest(state, screen).map`) is drawn by the view its binding feeds. A colour
+/// screen, so each key also looks for a suggestion in the history.
 final class Editor {
-    private var buffer: LineBuffer
-    private let view = LineView { width }
+    private let controller: LineEditorController
 
     init(history: [String] = []) {
-        buffer = LineBuffer(history: history)
-        bytesOut &+= view.render(model).utf8.count
+        controller = LineEditorController(prompt: prompt, history: history, screen: EditorScreen(colors: true)) {
+            width
+        }
+        controller.begin(prompt: prompt, history: history)
+        bytesOut &+= controller.takeOutput().utf8.count
     }
+
+    /// One read: `key` applied and drawn; the bytes to write are counted.
+    func press(_ key: Key) {
+        controller.apply(key)
+        bytesOut &+= controller.takeOutput().utf8.count
+    }
+}
+
+/// The same without Signals: the line applied and drawn by hand, for the cost of the
+/// view model's derivation and binding per key (scenario V).
+final class DirectEditor {
+    private var buffer = LineBuffer()
+    private let view = LineView { width }
 
     private var model: EditorViewModel {
         let display = buffer.display(prompt: prompt)
         return EditorViewModel(prompt: display.prompt, text: display.text, cursor: display.cursor)
     }
 
-    /// One read: `key` applied and drawn; the bytes to write are counted.
     func press(_ key: Key) {
         _ = buffer.apply(key)
         bytesOut &+= view.render(model).utf8.count
@@ -212,6 +229,31 @@ do {
                 for _ in 0..<pairs {
                     editor.press(.character("x"))
                     editor.press(.backspace)
+                }
+            }
+        })
+}
+
+// MARK: - V: the view model through Signals, against the same keys drawn by hand
+
+do {
+    let line = words(300)
+    let repeats = 200
+    compare(
+        "V300", "type 300 characters: through Signals vs by hand", unit: "key",
+        floor: {
+            measure(events: line.count * repeats) {
+                for _ in 0..<repeats {
+                    let editor = DirectEditor()
+                    for character in line { editor.press(.character(character)) }
+                }
+            }
+        },
+        editor: {
+            measure(events: line.count * repeats) {
+                for _ in 0..<repeats {
+                    let editor = Editor(history: ["list new", "open 3"])
+                    for character in line { editor.press(.character(character)) }
                 }
             }
         })

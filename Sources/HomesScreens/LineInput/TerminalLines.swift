@@ -9,9 +9,10 @@ public struct TerminalLines: LineSource {
     private let editor: LockedEditor
     private let reader = LineReader { nil }
 
-    /// Lines read by a line editor that echoes with `write`.
-    public init(write: @escaping @Sendable (String) -> Void) {
-        editor = LockedEditor(LineEditor(history: LineHistory(appName: "homes"), write: write))
+    /// Lines read by a line editor that echoes with `write`; with `colors` (a colour
+    /// terminal) it highlights the line and suggests the rest of it from the history.
+    public init(colors: Bool = false, write: @escaping @Sendable (String) -> Void) {
+        editor = LockedEditor(LineEditor(history: LineHistory(appName: "homes"), colors: colors, write: write))
     }
 
     public func nextLine(completer: Completer) async -> String? {

@@ -1,0 +1,200 @@
+import Signals
+import Synchronization
+
+/// What the editor knows about the terminal and the screen in front: whether it shows
+/// colours (and so suggestions), and what Tab would offer for the text before the cursor.
+public struct EditorScreen: Sendable {
+    /// Whether styles and suggestions are shown: a colour terminal (never under `NO_COLOR`,
+    /// `TERM=dumb`, or when output is not a terminal).
+    public var colors: Bool
+    /// The candidates Tab offers for the text before the cursor.
+    public var completions: @Sendable (String) -> [String]
+
+    /// A screen showing `colors`, whose Tab offers `completions`.
+    public init(colors: Bool = false, completions: @escaping @Sendable (String) -> [String] = { _ in [] }) {
+        self.colors = colors
+        self.completions = completions
+    }
+}
+
+/// The state the keys change: the line being edited and the prompt it is edited after.
+public struct EditorState: Sendable {
+    /// The line, its history, kill ring and search.
+    public var buffer: LineBuffer
+    /// The prompt shown while not searching.
+    public var prompt: String
+
+    /// A line being edited after `prompt`.
+    public init(buffer: LineBuffer = LineBuffer(), prompt: String) {
+        self.buffer = buffer
+        self.prompt = prompt
+    }
+}
+
+/// The line editor's controller, in the framework's MVVM style: it turns keys into
+/// changes of its state (a `MutableProperty`), derives the view model from that state and
+/// the screen (`Property.combineLatest(...).map`), and owns the binding that hands each
+/// new view model to the `LineView`. What the view writes is collected for the terminal.
+///
+/// Everything runs on the thread that sends the keys (the editor's reading thread):
+/// Signals deliver on the sending thread, so a key's view model is drawn before `apply`
+/// returns.
+public final class LineEditorController {
+    /// The line being edited.
+    public let state: MutableProperty<EditorState>
+    /// The terminal and the screen in front.
+    public let screen: MutableProperty<EditorScreen>
+    /// What the editor shows, derived from the state and the screen; it changes only when
+    /// what is shown does.
+    public let viewModel: Property<EditorViewModel>
+    private let drawing: Drawing
+    private let bag = DisposeBag()
+
+    /// A controller editing after `prompt` with `history`, drawing at `width()` columns.
+    public init(
+        prompt: String, history: [String] = [], screen: EditorScreen = EditorScreen(),
+        width: @escaping @Sendable () -> Int
+    ) {
+        state = MutableProperty(EditorState(buffer: LineBuffer(history: history), prompt: prompt))
+        self.screen = MutableProperty(screen)
+        viewModel = Property.combineLatest(state, self.screen).map { state, screen in
+            EditorViewModel(state: state, screen: screen)
+        }
+        // The view model holds a suggestion and styles only on a colour screen.
+        drawing = Drawing(LineView(colors: true, width: width))
+        viewModel.observe { [drawing] model in drawing.render(model) }.dispose(in: bag)
+    }
+
+    /// Applies `key` (Tab asks the screen's completions); the view draws the change.
+    ///
+    /// With a suggestion shown, → or Ctrl-F takes all of it and Alt-F (Ctrl-Right) its next
+    /// word; any other key types as usual.
+    @discardableResult
+    public func apply(_ key: Key) -> LineBuffer.Outcome {
+        var next = state.value
+        var key = key
+        let suggestion = viewModel.value.suggestion
+        if !suggestion.isEmpty {
+            switch key {
+            case .right, .control("f"): key = .paste(suggestion)
+            case .alt("f"), .alt("F"), .wordRight: key = .paste(Self.firstWord(of: suggestion))
+            default: break
+            }
+        }
+        let outcome = next.buffer.apply(key, complete: screen.value.completions)
+        state.value = next
+        return outcome
+    }
+
+    /// The bytes the view wrote since the last call, for the terminal.
+    public func takeOutput() -> String {
+        drawing.take()
+    }
+
+    /// Adds `text` to the bytes for the terminal (something written around the line).
+    public func write(_ text: String) {
+        drawing.append(text)
+    }
+
+    /// Leaves `model` on the screen as it is to stay and goes below it.
+    public func finish(_ model: EditorViewModel) {
+        drawing.finish(model)
+    }
+
+    /// The screen was cleared or written to: the next change draws everything again.
+    public func forget() {
+        drawing.forget()
+    }
+
+    /// The separators at the start of `text` and the word after them, as Alt-F moves over.
+    static func firstWord(of text: String) -> String {
+        let separators = text.prefix { !LineBuffer.isWordCharacter($0) }
+        let word = text.dropFirst(separators.count).prefix { LineBuffer.isWordCharacter($0) }
+        return String(separators + word)
+    }
+
+    /// Draws the view model again if the view forgot it (after `forget()` or `finish`).
+    public func redraw() {
+        drawing.drawIfForgotten(viewModel.value)
+    }
+
+    /// Starts a new line after `prompt` with `history`, keeping the kill ring, drawn
+    /// afresh from the cursor's row.
+    public func begin(prompt: String, history: [String]) {
+        drawing.forget()
+        _ = drawing.take()
+        var next = state.value
+        next.buffer.history = history
+        next.prompt = prompt
+        state.value = next
+        // Drawn by the binding if the view model changed; else drawn here.
+        drawing.drawIfForgotten(viewModel.value)
+    }
+
+    /// The view and what it wrote, behind a lock: the binding's closure is `@Sendable`,
+    /// and the controller's methods may run on another thread than a late delivery.
+    private final class Drawing: Sendable {
+        private let locked: Mutex<(view: LineView, output: String)>
+
+        init(_ view: sending LineView) {
+            locked = Mutex((view, ""))
+        }
+
+        func render(_ model: EditorViewModel) {
+            locked.withLock { $0.output += $0.view.render(model) }
+        }
+
+        func finish(_ model: EditorViewModel) {
+            locked.withLock { $0.output += $0.view.finish(model) }
+        }
+
+        func forget() {
+            locked.withLock { $0.view.forget() }
+        }
+
+        func drawIfForgotten(_ model: EditorViewModel) {
+            locked.withLock { if !$0.view.isDrawn { $0.output += $0.view.render(model) } }
+        }
+
+        func append(_ text: String) {
+            locked.withLock { $0.output += text }
+        }
+
+        func take() -> String {
+            locked.withLock { state in
+                defer { state.output = "" }
+                return state.output
+            }
+        }
+    }
+}
+
+extension EditorViewModel {
+    /// What `state` shows on `screen`: the search's prompt and match while searching,
+    /// else the prompt, the line and, on a colour terminal with the cursor at the end of
+    /// the line, the suggested rest of it.
+    public init(state: EditorState, screen: EditorScreen) {
+        let display = state.buffer.display(prompt: state.prompt)
+        self.init(prompt: display.prompt, text: display.text, cursor: display.cursor)
+        if screen.colors && state.buffer.search == nil && display.cursor == display.text.count {
+            suggestion = Self.suggestion(for: display.text, history: state.buffer.history, screen: screen)
+        }
+    }
+
+    /// The rest of the newest history entry that starts with `text` or, failing that, of
+    /// the first completion of its last word; "" for none. Lines longer than any entry
+    /// kept get none (so a key on a long line never reads it whole).
+    static func suggestion(for text: LineText, history: [String], screen: EditorScreen) -> String {
+        guard !text.isEmpty, text.count < LineHistory.maximumLineLength else { return "" }
+        let line = String(text)
+        for entry in history.reversed() where entry.hasPrefix(line) && entry.utf8.count > line.utf8.count {
+            return String(entry.dropFirst(text.count))
+        }
+        let word = line.split(separator: " ", omittingEmptySubsequences: false).last ?? ""
+        guard !word.isEmpty else { return "" }
+        for candidate in screen.completions(line) where candidate.count > word.count && candidate.hasPrefix(word) {
+            return String(candidate.dropFirst(word.count))
+        }
+        return ""
+    }
+}
