@@ -137,6 +137,7 @@ struct Graph: CustomStringConvertible {
     var sinks: [SinkSpec] = []
 
     var pipes: [Int] { nodes.indices.filter { nodes[$0].isPipe } }
+    var propertyRoots: [Int] { nodes.indices.filter { !nodes[$0].isPipe && nodes[$0].root != nil } }
     var roots: [Int] { nodes.indices.filter { nodes[$0].root != nil } }
 
     var description: String {
@@ -213,6 +214,7 @@ struct Graph: CustomStringConvertible {
         var roots = Set<Int>()
         for input in graphNode.inputs { roots.formUnion(rootsFeeding(input)) }
         if graphNode.operatorCase?.usesPool == true { roots.formUnion(pipes) }
+        if graphNode.operatorCase?.usesPropertyPool == true { roots.formUnion(propertyRoots) }
         return roots
     }
 

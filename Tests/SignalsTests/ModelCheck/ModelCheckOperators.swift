@@ -2,7 +2,7 @@ import Signals
 
 // The operators the model check draws its graphs from: one `OperatorCase` per operator,
 // each holding how to build it and how the reference model computes it. To check a new
-// operator, add one case to `OperatorCase.all` (see "Adding an operator" in
+// operator, add one case to `OperatorCase.classic` (see "Adding an operator" in
 // ModelCheckTests.swift).
 
 /// What a node of a checked graph is: a `Signal<Int>` or a `Property<Int>`.
@@ -44,6 +44,9 @@ struct BuildContext {
     let parameter: Int
     /// The pipe roots' signals, for operators that switch between signals (`flatMapLatest`).
     let pool: [Signal<Int>]
+    /// The property roots, for operators that switch between properties
+    /// (`Property.flatMapLatest`).
+    let propertyPool: [Property<Int>]
     /// Captured by the operator's closures, if it has any.
     let token: ClosureToken
 }
@@ -51,12 +54,25 @@ struct BuildContext {
 /// What a case's `model` gets when the reference model builds the node.
 struct ModelSetup {
     let parameter: Int
+    /// The model's node numbers of the inputs.
+    let inputs: [Int]
     /// The prefix of each input signal (nil for none, and for properties).
     let inputPrefixes: [Int?]
     /// The value of each input property when the node is built (0 for signals).
     let inputValues: [Int]
     /// The model's node numbers of the pipe roots (see `BuildContext.pool`).
     let pool: [Int]
+    /// The model's node numbers of the property roots (see `BuildContext.propertyPool`).
+    let propertyPool: [Int]
+    /// The value a property node has now (read when the model runs, not when it is built).
+    let currentValue: (Int) -> Int
+
+    /// For a case without inputs, to ask what it is before it is in a model.
+    static var unused: ModelSetup {
+        ModelSetup(
+            parameter: 0, inputs: [], inputPrefixes: [], inputValues: [], pool: [], propertyPool: [],
+            currentValue: { _ in 0 })
+    }
 }
 
 /// What flows between the reference model's nodes: a signal's value or completion, or a
@@ -86,6 +102,9 @@ struct Effects {
     var subscriptions: [(node: Int, port: Int)] = []
     /// Ports whose subscriptions to drop, before the new ones are made.
     var unsubscriptions: [Int] = []
+    /// Events the node gets on one of its own ports after this step, queued behind it
+    /// (an inner signal or a producer's run that sends at once when it is started).
+    var later: [(wire: Wire, port: Int)] = []
 
     mutating func send(_ value: Int) { wires.append(.value(value)) }
     mutating func complete() { wires.append(.completed) }
@@ -103,6 +122,11 @@ struct ModelOperator {
     var completedWhenBuilt = false
     /// For a property: its value when built.
     var value = 0
+    /// Gives each new observer the last this many values it delivered (`share(replay:)`).
+    var replay = 0
+    /// What it sends when it starts (at its first observer, or when built if it subscribes
+    /// then), before it subscribes to its inputs: a start-once signal's values.
+    var onStart: ((inout Effects) -> Void)?
     let step: ModelStep
 }
 
@@ -128,11 +152,23 @@ struct OperatorCase {
     var oncePerInput = false
     /// Switches between the pool's signals: those are sources too.
     var usesPool = false
+    /// Switches between the property pool's properties: those are sources too.
+    var usesPropertyPool = false
+    /// Stops following its input when the node itself is freed (`Property(initial:then:)`),
+    /// so the concurrent check keeps it when it lets go of the other nodes.
+    var stopsWhenFreed = false
     let build: (BuildContext) -> Built
     let model: (ModelSetup) -> ModelOperator
 
-    /// Every operator of the check. Add a new operator here.
-    static var all: [OperatorCase] {
+    /// Every operator of the check.
+    static var all: [OperatorCase] { allCases }
+
+    // Made once: a graph looks its cases up often. Safe to share: never changed, and the
+    // model check's threads only build graphs from it.
+    private nonisolated(unsafe) static let allCases = classic
+
+    /// The operators the model check began with.
+    static var classic: [OperatorCase] {
         [
             OperatorCase(
                 name: "map", inputs: [.signal], output: .signal, parameters: 0...5, carriesPrefix: true,
@@ -455,10 +491,12 @@ struct OperatorCase {
 
     /// `Property.combineLatest(a, b).map(mix)`: counts invalidated inputs and emits once
     /// when the last one settles, only when the pair (and then the mix) changed.
-    static func propertyCombineModel(values: [Int]) -> ModelOperator {
+    static func propertyCombineModel(
+        values: [Int], combine: @escaping ([Int]) -> Int = { Values.mix($0[0], $0[1]) }
+    ) -> ModelOperator {
         var latest = values
         var emitted = values
-        var lastMix = Values.mix(values[0], values[1])
+        var lastMix = combine(values)
         var unsettled = 0
         var isChanged = false
         var completions = 0
@@ -475,7 +513,7 @@ struct OperatorCase {
                 break
             case .completed:
                 completions += 1
-                if completions == 2 { out.complete() }
+                if completions == values.count { out.complete() }
                 return
             }
             if unsettled == 0 {
@@ -493,7 +531,7 @@ struct OperatorCase {
                 out.wires.append(.unchanged)
                 return
             }
-            let mix = Values.mix(latest[0], latest[1])
+            let mix = combine(latest)
             if mix == lastMix {
                 out.wires.append(.unchanged)
             } else {
@@ -524,4 +562,8 @@ enum Values {
         keepingTag(value, (payload(total) + payload(value) + 1) % 16)
     }
     static func mix(_ a: Int, _ b: Int) -> Int { (payload(a) * 7 + payload(b)) % 16 }
+    /// `mix` over a list, from a seed (so the empty list has a value too).
+    static func mixAll(_ values: [Int]) -> Int { values.reduce(5) { mix($0, $1) } }
+    /// `take(while:)`'s predicate: fails about one value in five.
+    static func holds(_ value: Int, _ k: Int) -> Bool { (payload(value) + k) % 5 != 0 }
 }

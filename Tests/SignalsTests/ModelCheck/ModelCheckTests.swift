@@ -33,7 +33,11 @@ import Testing
 // with its input and output kinds, how to build it over `Signal<Int>`/`Property<Int>`
 // inputs, and its model: a closure that gets each event with the input it came on and
 // says what the operator sends. Mark it `carriesPrefix`, `isStateless`,
-// `subscriptionOrder` or `subscribesWhenBuilt` where the contract says so.
+// `subscriptionOrder` or `subscribesWhenBuilt` where the contract says so. A model can
+// also send when it starts (`onStart`: a start-once signal, a case without inputs),
+// replay values to new observers (`replay`), queue events to itself behind the current
+// step (`Effects.later`: an inner that sends at once), and switch its subscriptions
+// (`Effects.subscriptions`, from the pipe or property pool).
 @Suite struct ModelCheckTests {
     static let baseSeed: UInt64 = 0x5EED_0001
 
@@ -239,8 +243,9 @@ import Testing
         let node = graph.sinks[index].node
         let roots = graph.rootsFeeding(node)
         let disposed = sink.wasDisposed
-        if Set(roots.map { owner[$0]! }).count == 1 {
-            // Fed by one thread: everything happens in that thread's order.
+        if Set(roots.map { owner[$0]! }).count <= 1 {
+            // Fed by one thread (or by no root: a start-once signal sends when observed,
+            // before the threads start): everything happens in that thread's order.
             coverage.checked += expected.count
             let matches = disposed ? isPrefix(actual, of: expected) : actual == expected
             return matches

@@ -122,8 +122,10 @@ final class RealGraph: @unchecked Sendable {
                 let token = ClosureToken()
                 tracker.track(token, "n\(index)'s closures")
                 let pool = graph.pipes.map { built[$0].signal }
+                let propertyPool = graph.propertyRoots.map { built[$0].property }
                 let context = BuildContext(
-                    inputs: node.inputs.map { built[$0] }, parameter: node.parameter, pool: pool, token: token)
+                    inputs: node.inputs.map { built[$0] }, parameter: node.parameter, pool: pool,
+                    propertyPool: propertyPool, token: token)
                 built.append(node.operatorCase!.build(context))
             }
             tracker.track(built[index].object, "n\(index)")
@@ -197,15 +199,19 @@ final class RealGraph: @unchecked Sendable {
         }
     }
 
-    /// Lets go of the graph's nodes (the sinks keep what they observe).
-    func releaseNodes() {
-        built = built.map { _ in nil }
+    /// Lets go of the graph's nodes (the sinks keep what they observe), except, unless
+    /// `all`, those that stop following their input when freed (`stopsWhenFreed`): the
+    /// model does not free nodes.
+    func releaseNodes(all: Bool = false) {
+        built = built.indices.map { index in
+            all || graph.nodes[index].operatorCase?.stopsWhenFreed != true ? nil : built[index]
+        }
     }
 
     /// Disposes every sink and lets go of everything; then nothing tracked may be alive.
     func tearDown() {
         for sink in sinks { sink.dispose() }
-        releaseNodes()
+        releaseNodes(all: true)
         inputs = [:]
         properties = [:]
     }

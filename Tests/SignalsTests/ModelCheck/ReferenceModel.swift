@@ -27,7 +27,11 @@ enum SinkEvent: Equatable, Sendable, CustomStringConvertible {
 ///   reaches every observer registered when it is delivered; an observer arriving after
 ///   gets the prefix, if any, and the completion at once (4.3);
 /// - a property's change is `invalidate` then its value (or `unchanged`), so a property
-///   over several inputs emits once per change (section 1).
+///   over several inputs emits once per change (section 1);
+/// - a start-once signal sends to its first observer, inside its `observe` (V.1); what an
+///   operator's inner sends at once is delivered right after the step that started it
+///   (7.7); a replaying node hands a new observer its kept values in delivery order, and
+///   after its completion the kept values then the completion (V.8).
 final class ReferenceModel {
     enum Target {
         case node(Int, port: Int)
@@ -51,7 +55,11 @@ final class ReferenceModel {
         let order: [Int]
         let carriesPrefix: Bool
         let step: ModelStep?
+        var onStart: ((inout Effects) -> Void)?
         var prefix: Int?
+        /// How many values it replays to a new observer, and the ones it keeps.
+        var replayLimit = 0
+        var replayed: [Int] = []
         var value = 0
         var started = false
         var terminating = false
@@ -92,6 +100,7 @@ final class ReferenceModel {
         sinkDisposed = Array(repeating: false, count: graph.sinks.count)
         budgets = graph.sinks.map { $0.reaction?.budget ?? 0 }
         let pool = graph.pipes
+        let propertyPool = graph.propertyRoots
         for graphNode in graph.nodes {
             switch graphNode.root {
             case .pipe:
@@ -108,10 +117,11 @@ final class ReferenceModel {
             case nil:
                 let operatorCase = graphNode.operatorCase!
                 let setup = ModelSetup(
-                    parameter: graphNode.parameter,
+                    parameter: graphNode.parameter, inputs: graphNode.inputs,
                     inputPrefixes: graphNode.inputs.map { nodes[$0].isProperty ? nil : nodes[$0].prefix },
                     inputValues: graphNode.inputs.map { nodes[$0].isProperty ? nodes[$0].value : 0 },
-                    pool: pool)
+                    pool: pool, propertyPool: propertyPool,
+                    currentValue: { [unowned self] in self.nodes[$0].value })
                 let model = operatorCase.model(setup)
                 let node = Node(
                     isProperty: operatorCase.output == .property,
@@ -120,6 +130,8 @@ final class ReferenceModel {
                     carriesPrefix: operatorCase.carriesPrefix, step: model.step)
                 node.prefix = model.prefix
                 node.value = model.value
+                node.replayLimit = model.replay
+                node.onStart = model.onStart
                 let index = nodes.count
                 nodes.append(node)
                 if model.completedWhenBuilt {
@@ -197,12 +209,20 @@ final class ReferenceModel {
         let prefix = skippingPrefix ? nil : node.prefix
         if node.terminating {
             if let prefix { deliver(.value(prefix), to: subscription) }
+            // A replaying node hands out its kept values, then the completion (V.8).
+            for value in node.replayed { deliver(.value(value), to: subscription) }
             deliver(.completed, to: subscription)
             subscription.disposed = true
             return
         }
         node.subscriptions.append(subscription)
         if let prefix { inDelivery(of: node) { self.deliver(.value(prefix), to: subscription) } }
+        // The kept values, in delivery order: after the delivery in progress (V.8).
+        if node.replayLimit > 0, !node.replayed.isEmpty {
+            inDelivery(of: node) {
+                for value in node.replayed { self.deliver(.value(value), to: subscription) }
+            }
+        }
         if !node.subscribesWhenBuilt { start(index) }
     }
 
@@ -210,6 +230,14 @@ final class ReferenceModel {
         let node = nodes[index]
         guard !node.started else { return }
         node.started = true
+        if let onStart = node.onStart {
+            let snapshot = node.subscriptions
+            inDelivery(of: node) {
+                var effects = Effects()
+                onStart(&effects)
+                self.apply(effects, of: index, to: snapshot)
+            }
+        }
         for port in node.order {
             subscribe(node.inputs[port], Subscription(.node(index, port: port)), skippingPrefix: node.carriesPrefix)
         }
@@ -295,11 +323,17 @@ final class ReferenceModel {
                 emitCompletion(node)
             case .value(let value):
                 if node.isProperty { node.value = value }
+                if node.replayLimit > 0, !node.finished {
+                    node.replayed.append(value)
+                    if node.replayed.count > node.replayLimit { node.replayed.removeFirst() }
+                }
                 emit(wire, from: node, to: snapshot)
             case .invalidate, .unchanged:
                 emit(wire, from: node, to: snapshot)
             }
         }
+        // Queued behind this step: the node is delivering it.
+        for (wire, port) in effects.later { receive(wire, at: index, port: port) }
     }
 
     private func record(_ event: SinkEvent, sink: Int) {
