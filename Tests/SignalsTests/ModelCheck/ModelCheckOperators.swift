@@ -2,8 +2,9 @@ import Signals
 
 // The operators the model check draws its graphs from: one `OperatorCase` per operator,
 // each holding how to build it and how the reference model computes it. To check a new
-// operator, add one case to `OperatorCase.classic` (see "Adding an operator" in
-// ModelCheckTests.swift).
+// operator, add one case to `OperatorCase.classic`, or to `vocabulary`
+// (ModelCheckVocabulary.swift) for the constructors and vocabulary operators (see "Adding
+// an operator" in ModelCheckTests.swift).
 
 /// What a node of a checked graph is: a `Signal<Int>` or a `Property<Int>`.
 enum NodeKind: Sendable {
@@ -160,12 +161,12 @@ struct OperatorCase {
     let build: (BuildContext) -> Built
     let model: (ModelSetup) -> ModelOperator
 
-    /// Every operator of the check.
+    /// Every operator of the check: `classic`, then `vocabulary`.
     static var all: [OperatorCase] { allCases }
 
     // Made once: a graph looks its cases up often. Safe to share: never changed, and the
     // model check's threads only build graphs from it.
-    private nonisolated(unsafe) static let allCases = classic
+    private nonisolated(unsafe) static let allCases = classic + vocabulary
 
     /// The operators the model check began with.
     static var classic: [OperatorCase] {
