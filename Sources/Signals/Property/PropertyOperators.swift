@@ -142,6 +142,9 @@ extension Property {
         let build: ([any Sendable]) -> (Value, repeat each Other) = {
             tuple($0, as: Value.self, repeat (each Other).self)
         }
+        // Known before attaching: an input that has completed already completes at once,
+        // while it is attached, and the last completion must find the count to compare.
+        state.value.inputs = readers.count
         let step: (CombineEvent) -> Void = { event in state.value.step(event, build: build, output: output) }
         var index = 0
         func attach<Input: Sendable>(_ core: SignalCore<Change<Input>>) {
@@ -159,7 +162,6 @@ extension Property {
         }
         attach(first.node.core)
         for other in repeat each others { attach(other.node.core) }
-        state.value.inputs = index
         return Property<(Value, repeat each Other)>(node: derived, sources: sources)
     }
 }

@@ -179,12 +179,6 @@ struct Graph: CustomStringConvertible {
                 inputs.append(pick)
             }
             guard inputs.count == operatorCase.inputs.count else { continue }
-            // Known bug (`ModelCheckKnownIssues`): the tuple form of `Property.combineLatest`
-            // never completes when its inputs had completed before it was made. Not drawn
-            // until it is fixed.
-            if operatorCase.name == "Property.combineLatest+mix", inputs.contains(where: doneWhenBuilt.contains) {
-                continue
-            }
             if operatorCase.oncePerInput {
                 guard !bridged.contains(inputs[0]) else { continue }
                 bridged.insert(inputs[0])
