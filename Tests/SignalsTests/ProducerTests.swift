@@ -301,6 +301,50 @@ func record<Value: Sendable, Failure: Error>(
         #expect(values.value == [1])
     }
 
+    @Test func disposingACatchRunStopsTheHandlersWork() {
+        let scheduler = TestScheduler()
+        let work = ColdWork(scheduler, [(1, .failure(.offline))])
+        let fallback = ColdWork(scheduler, [(5, .value("late")), (6, .completed)])
+        let values = Locked<[String]>([])
+        let run = work.producer.catch { _ in fallback.producer }.start(value: { values.append($0) }, failed: { _ in })
+        scheduler.advance(by: .seconds(2))
+        #expect(fallback.starts.value == 1)
+        run.dispose()
+        scheduler.run()
+        #expect(values.value.isEmpty)
+        #expect(fallback.stops.value == 1)
+    }
+
+    @Test func disposingATimeoutRunStopsTheWorkAndTheTimer() {
+        let scheduler = TestScheduler()
+        let work = ColdWork(scheduler, [(20, .completed)])
+        let run = work.producer.timeout(after: .seconds(5), raising: .timedOut, on: scheduler)
+            .start(value: { _ in }, failed: { _ in Issue.record("a disposed run delivered its timeout") })
+        scheduler.advance(by: .seconds(1))
+        run.dispose()
+        #expect(work.stops.value == 1)
+        scheduler.run()
+    }
+
+    /// A value the work sends from inside the run's observer waits for the one being
+    /// delivered (FIFO, as for a signal), and a retry's attempts keep that order.
+    @Test func aValueSentFromInsideTheObserverIsDeliveredAfterTheCurrentOne() {
+        let seen = Locked<[String]>([])
+        let input = Locked<Producer<Int, WorkFailure>.Input?>(nil)
+        let producer = Producer<Int, WorkFailure> { sending in
+            input.value = sending
+            sending.send(1)
+            return AnyDisposable {}
+        }.retry(upTo: 1)
+        producer.start(
+            value: { value in
+                seen.append("start \(value)")
+                if value == 1 { input.value?.send(2) }
+                seen.append("end \(value)")
+            }, failed: { _ in })
+        #expect(seen.value == ["start 1", "end 1", "start 2", "end 2"])
+    }
+
     @Test func successesAndFailuresSplitResults() {
         let (results, send) = Signal<Result<Int?, WorkFailure>>.pipe()
         let successes = results.successes().record()
