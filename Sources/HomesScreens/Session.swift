@@ -110,15 +110,16 @@ public final class Session {
     /// The commands of the screen on top, the shared ones, then the session's own.
     private var help: [CommandHelp] { (stack.top?.commands ?? []) + (shared?.commands ?? []) + CommandHelp.session }
 
-    /// Writes an error line: on a terminal with the screen, otherwise to `writeError`
-    /// (standard error), and remembers that a command failed.
-    private func fail(_ message: String) {
+    /// Writes an error line (on a terminal under the screen, else to `writeError`) and notes
+    /// a failure. A refusal changed nothing: the screen is drawn only if it changed (`watch`).
+    @discardableResult private func fail(_ message: String) -> Result {
         hadErrors = true
         if terminal.isInteractive {
             errorsToShow.append("error: \(message)\n")
         } else {
             writeError("error: \(message)\n")
         }
+        return .written
     }
 
     /// Runs one command: `.changed` when the screen should be shown once its work settles.
@@ -129,7 +130,8 @@ public final class Session {
             write(CommandHelp.table(help, width: terminal.width))
             return .written
         case "back":
-            if stack.canPop { stack.pop() } else { fail("nothing to go back to") }
+            guard stack.canPop else { return fail("nothing to go back to") }
+            stack.pop()
             return .changed
         default: break
         }
@@ -139,11 +141,8 @@ public final class Session {
     /// Does what a command's outcome says: `.changed` when the screen should be shown.
     private func apply(_ outcome: CommandOutcome?, of command: String) -> Result {
         switch outcome {
-        case nil:
-            fail("unknown command \(command); type help for the commands of this screen")
-            return .written
-        case .error(let message)?:
-            fail(message)
+        case nil: return fail("unknown command \(command); type help for the commands of this screen")
+        case .error(let message)?: return fail(message)
         case .push(let screen)?: stack.push(screen)
         case .pushAfterError(let screen, let message)?:
             fail(message)
@@ -170,7 +169,7 @@ public final class Session {
         await settled()
         status.stop()
         stack.forgetPopped()
-        if terminal.isInteractive { watch() }
+        watch()
         let lines = stack.top?.rootView.render(width: terminal.width) ?? []
         write(lines.joined(separator: "\n") + "\n")
     }
@@ -184,13 +183,15 @@ public final class Session {
         }
     }
 
-    /// On a terminal, redraws the screen whenever its bound state changes.
+    /// Notes that the screen on top changed while a command runs, so it is drawn once the
+    /// command is done; on a terminal, redraws it whenever it changes between commands.
     private func watch() {
         redraw?.dispose()
         guard let screen = stack.top else { return }
         redraw = screen.changes.observeOnMainActor { [weak self, weak screen] in
             guard let self, let screen else { return }
             guard !self.isRunningCommand else { return self.changedWhileRunning = true }
+            guard self.terminal.isInteractive else { return }
             let lines = screen.rootView.render(width: self.terminal.width)
             self.write("\n" + lines.joined(separator: "\n") + "\nhomes> ")
         }

@@ -142,6 +142,29 @@ final class TerminalHomes: Sendable {
         homes.quit()
     }
 
+    /// A refused command says why under the line typed; the screen above, unchanged, is
+    /// not drawn again. A command that changes it still redraws it.
+    @Test func aRefusedCommandSaysWhyWithoutRedrawingTheScreen() throws {
+        let homes = try TerminalHomes()
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        homes.type("open 99\r")
+        #expect(homes.waitFor("error: usage: open N, with N from 1 to 8"))
+        homes.type("back\r")
+        #expect(homes.waitFor("error: nothing to go back to"))
+        #expect(homes.waitFor("homes> ", count: 3))
+        let lines = homes.screen.lines
+        let refused = try #require(lines.firstIndex { $0.hasPrefix("homes> open 99") })
+        #expect(
+            Array(lines[refused...].prefix(4)) == [
+                "homes> open 99", "error: usage: open N, with N from 1 to 8", "homes> back",
+                "error: nothing to go back to",
+            ])
+        #expect(homes.output.components(separatedBy: "Rentals").count - 1 == 1)
+        homes.type("more\r")
+        #expect(homes.waitFor("Rentals", count: 2))
+        homes.quit()
+    }
+
     @Test func ctrlRFindsAnEarlierCommand() throws {
         let homes = try TerminalHomes()
         #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")

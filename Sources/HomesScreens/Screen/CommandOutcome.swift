@@ -5,7 +5,7 @@ import TextViews
 public enum CommandOutcome {
     /// Handled; the screen stays.
     case handled
-    /// The command was not understood or was malformed: print this one line.
+    /// The command was refused: print this one line; the screen, unchanged, is not drawn again.
     case error(String)
     /// Show a new screen on top.
     case push(any Screen)
