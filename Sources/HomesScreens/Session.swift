@@ -64,22 +64,22 @@ public final class Session {
         await run(from: TerminalLines(colors: terminal.usesColor, write: write), preparing: preparing)
     }
 
-    /// Runs one command line and waits until its work settled; false when the session
-    /// should end.
+    /// Runs one command line (piped, echoed first, even one that cannot be split) and waits
+    /// until its work settled; false when the session should end.
     ///
     /// Commands separated by `;` run one after another without waiting for each other's
     /// work (so `refresh; filter rooms 2` cancels the refresh in flight); the screen shows
     /// once, when the last has settled. `ask` takes the rest of its line, `;` included.
     public func execute(_ line: String) async -> Bool {
         let parsed = CommandParser.commands(in: line)
+        if case .success(let commands) = parsed, commands.isEmpty { return true }
+        if !terminal.isInteractive { write("> \(line.trimmingCharacters(in: .whitespaces))\n") }
         guard case .success(let commands) = parsed else {
             if case .failure(let problem) = parsed { fail(problem.message) }
             return true
         }
-        guard !commands.isEmpty else { return true }
         (isRunningCommand, changedWhileRunning) = (true, false)
         defer { isRunningCommand = false }
-        if !terminal.isInteractive { write("> \(line.trimmingCharacters(in: .whitespaces))\n") }
         // Synchronously on the main actor: no response can land between the commands of a line.
         var results: [Result] = []
         for command in commands where results.last != .quit {

@@ -83,6 +83,18 @@ import Testing
         #expect(first.output == second.output)
     }
 
+    /// Piped, every line is echoed before what it does: a line refused because a quote is
+    /// not closed too, so its error can be told apart from the line before's.
+    @Test func aLineWithAnUnclosedQuoteIsEchoedBeforeItsError() async throws {
+        let result = try run(
+            ["--db", NSTemporaryDirectory() + "homes-quote-\(UUID().uuidString).sqlite"],
+            input: Data("open 1\nask \"is it quiet?\nback\nquit\n".utf8))
+        #expect(result.status == 1)
+        #expect(result.errors == "error: a quote is not closed\n")
+        let echoed = result.output.split(separator: "\n").filter { $0.hasPrefix("> ") }
+        #expect(echoed == ["> open 1", "> ask \"is it quiet?", "> back", "> quit"])
+    }
+
     @Test func helpDocumentsEveryFlagAndBadFlagsExitWithUsage() async throws {
         let help = try run(["--help"], input: Data())
         #expect(help.status == 0)
