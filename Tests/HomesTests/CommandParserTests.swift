@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HomesScreens
@@ -62,6 +63,14 @@ import Testing
             commands("ask hi --photo ~/room.jpg")
                 == [Command(name: "ask", arguments: ["hi"], options: ["--photo": "/home/mei/room.jpg"])])
         #expect(commands(#"ask "~/room" a~b"#) == [Command(name: "ask", arguments: ["~/room", "a~b"])])
+    }
+
+    /// `~` is `HOME` as shells take it, even when the account's home is elsewhere; an
+    /// unset or empty `HOME` leaves the account's home.
+    @Test func theHomeFolderIsHOMEOrTheAccountsHome() {
+        #expect(CommandParser.homeFolder(environment: ["HOME": "/tmp/elsewhere"]) == "/tmp/elsewhere")
+        #expect(CommandParser.homeFolder(environment: [:]) == NSHomeDirectory())
+        #expect(CommandParser.homeFolder(environment: ["HOME": ""]) == NSHomeDirectory())
     }
 
     @Test func aFlagIsAFlagOnlyAsAWholeUnquotedWordBeforeOrAfterTheMessage() {

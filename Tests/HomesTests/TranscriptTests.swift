@@ -17,8 +17,8 @@ import Testing
 
     /// Runs `homes` with `arguments` and `input`; its state (the route patch) goes to
     /// `stateHome` (`XDG_STATE_HOME`), by default a fresh folder removed afterwards, so
-    /// tests never touch the real home.
-    func run(_ arguments: [String], input: Data, stateHome: String? = nil) throws
+    /// tests never touch the real home; `home`, when given, is its `HOME`.
+    func run(_ arguments: [String], input: Data, stateHome: String? = nil, home: String? = nil) throws
         -> (output: String, errors: String, status: Int32)
     {
         struct NotBuilt: Error {}
@@ -37,6 +37,7 @@ import Testing
         let temporaryStateHome = NSTemporaryDirectory() + "homes-state-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: temporaryStateHome) }
         environment["XDG_STATE_HOME"] = stateHome ?? temporaryStateHome
+        if let home { environment["HOME"] = home }
         process.environment = environment
         let stdin = Pipe()
         let stdout = Pipe()
@@ -93,6 +94,20 @@ import Testing
         #expect(result.errors == "error: a quote is not closed\n")
         let echoed = result.output.split(separator: "\n").filter { $0.hasPrefix("> ") }
         #expect(echoed == ["> open 1", "> ask \"is it quiet?", "> back", "> quit"])
+    }
+
+    /// `~` is `HOME`, as in a shell, not the account's home the system knows; with `HOME`
+    /// empty it is the account's home.
+    @Test func aTildeIsTheHomeFolderTheEnvironmentNames() async throws {
+        let script = "open 1\nask is it sunny? --photo ~/door.jpg\nquit\n"
+        let database = NSTemporaryDirectory() + "homes-tilde-\(UUID().uuidString).sqlite"
+        let result = try run(["--db", database], input: Data(script.utf8), home: Self.transcripts.path)
+        #expect(result.errors == "")
+        #expect(result.output.contains("sent to the agent"))
+        let missing = "homes-no-photo-\(UUID().uuidString).jpg"
+        let unset = try run(
+            ["--db", database], input: Data("open 1\nask hi --photo ~/\(missing)\nquit\n".utf8), home: "")
+        #expect(unset.errors == "error: cannot read \(NSHomeDirectory())/\(missing)\n")
     }
 
     @Test func helpDocumentsEveryFlagAndBadFlagsExitWithUsage() async throws {

@@ -5,7 +5,7 @@ import Foundation
 /// Words are separated by blanks; double quotes group words (with `\"` and `\\` inside),
 /// single quotes group them literally, and a backslash outside quotes takes the next
 /// character as it is. An unquoted `~` or `~/` at the start of a word is the home
-/// folder. `;` outside quotes separates commands, except that `ask` takes the rest of its
+/// folder, `$HOME` as shells take it. `;` outside quotes separates commands, except that `ask` takes the rest of its
 /// line. A flag (`--photo FILE`) is one only as a whole unquoted word, either before the
 /// other words or as the last two: `ask what does --photo do` is a question.
 enum CommandParser {
@@ -24,7 +24,7 @@ enum CommandParser {
     }
 
     /// The commands on `line`; empty commands are skipped.
-    static func commands(in line: String, home: String = NSHomeDirectory()) -> Result<[Command], Problem> {
+    static func commands(in line: String, home: String = homeFolder()) -> Result<[Command], Problem> {
         var commands: [Command] = []
         var words: [Word] = []
         var word: Word?
@@ -72,6 +72,13 @@ enum CommandParser {
         if quote != nil { return .failure(Problem(message: "a quote is not closed")) }
         endCommand()
         return .success(commands)
+    }
+
+    /// The folder `~` names: `HOME`, as shells take it, or the account's home folder from
+    /// the system when `HOME` is unset or empty.
+    static func homeFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let home = environment["HOME"], !home.isEmpty { return home }
+        return NSHomeDirectory()
     }
 
     /// `~` and `~/...` (unquoted, at the start of a word) name the home folder.
