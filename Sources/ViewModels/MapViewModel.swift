@@ -1,8 +1,9 @@
 import Listings
 
-/// The map: a grid of characters where each listing of the page is a letter, plus a
-/// legend giving each letter's listing number (the number the list shows) and name.
-/// North is up; the grid spans the points' bounding box.
+/// The map: a grid of characters where each listing is a letter or a digit, plus a legend
+/// giving each marker's listing number (the number the list shows) and name. North is up;
+/// the grid spans the points' bounding box. Past the 62 letters and digits, listings share
+/// the marker `*`.
 public struct MapViewModel: Equatable, Sendable {
     /// The grid's lines.
     public var grid: [String] = []
@@ -27,7 +28,7 @@ public struct MapViewModel: Equatable, Sendable {
         let width = max(2, width)
         let height = max(2, height)
         guard !points.isEmpty else { return }
-        let markers = Array("abcdefghijklmnopqrstuvwxyz")
+        let markers = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         let latitudes = points.map(\.latitude)
         let longitudes = points.map(\.longitude)
         let (south, north) = (latitudes.min()!, latitudes.max()!)
@@ -40,10 +41,10 @@ public struct MapViewModel: Equatable, Sendable {
             guard ratio.isFinite else { return cells / 2 }
             return Int((min(max(ratio, 0), 1) * Double(cells - 1)).rounded())
         }
-        for (index, point) in points.prefix(markers.count).enumerated() {
+        for (index, point) in points.enumerated() {
             let column = cell(point.longitude, west, east, width)
             let row = height - 1 - cell(point.latitude, south, north, height)
-            let marker = markers[index]
+            let marker = index < markers.count ? markers[index] : "*"
             let (y, x) = (min(max(row, 0), height - 1), min(max(column, 0), width - 1))
             cells[y][x] = cells[y][x] == "·" ? marker : "+"
             legend.append(LegendEntry(marker: String(marker), number: String(point.number), name: point.name))

@@ -153,6 +153,25 @@ import Testing
     }
 }
 
+/// The map's points are the state's: every page loaded, numbered as the list numbers them.
+@MainActor @Suite struct ListingMapPointsTests {
+    @Test func everyPageLoadedIsOnTheMapNumberedAsInTheList() async {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        await harness.run { logic.show(.new) }
+        await harness.run { _ = logic.loadMore() }
+        let state = logic.state.value
+        #expect(state.listings.count == 16)
+        #expect(state.mapPoints.map(\.number) == Array(1...16))
+        #expect(state.mapPoints.map(\.id) == state.listings.map(\.id))
+        #expect(state.mapPoints.map(\.name) == state.listings.map(\.name))
+        // A new query starts the map afresh, with its first page.
+        await harness.run { _ = logic.filter([(key: "rooms", value: "2")]) }
+        #expect(logic.state.value.mapPoints.map(\.id) == logic.state.value.listings.map(\.id))
+        #expect(logic.state.value.mapPoints.map(\.number) == Array(1...logic.state.value.listings.count))
+    }
+}
+
 @MainActor @Suite struct ListingLogicReviewRegressionTests {
     @Test func aFailedFirstPageNeverMixesWithAnotherQuerysPages() async {
         let harness = HomesHarness()

@@ -156,13 +156,17 @@ import ViewModels
         #expect(Set(map.rootView.render(width: 40).filter { $0.contains("·") }.map { DisplayText.width($0) }) == [36])
         // A link that opens nothing is an error line; no screen is stacked for it.
         #expect(errorText(context.mediator.screen(at: "homes://nowhere/x")) == "There is no nowhere here.")
-        // Numbers mean the same on the map as in the list: open 8 opens list number 8.
+        // After `more` the map shows every listing loaded, numbered as the list numbers
+        // them: open N opens list number N, on either page.
         await harness.run { _ = logic.loadMore() }
         let second = try #require(await harness.run { list.handle("map", []) }.flatMap(screen))
-        #expect(second.rootView.render(width: 80).contains { $0.hasPrefix("a  9 ") })
-        let opened = try #require(await harness.run { second.handle("open", ["9"]) }.flatMap(screen))
-        #expect(opened.identity == "detail/resale/\(logic.state.value.listings[8].id)")
-        #expect(errorText(second.handle("open", ["1"]))?.hasPrefix("usage: open N, with N one of 9, ") == true)
+        let legend = second.rootView.render(width: 80)
+        #expect(legend.contains { $0.hasPrefix("a  1 ") } && legend.contains { $0.hasPrefix("p  16 ") })
+        for number in [1, 9, 16] {
+            let opened = try #require(await harness.run { second.handle("open", ["\(number)"]) }.flatMap(screen))
+            #expect(opened.identity == "detail/resale/\(logic.state.value.listings[number - 1].id)")
+        }
+        #expect(errorText(second.handle("open", ["17"]))?.hasPrefix("usage: open N, with N one of 1, 2, ") == true)
     }
 
     /// The composition root registers a target under every name a category calls.

@@ -110,6 +110,23 @@ import Testing
         #expect(unset.errors == "error: cannot read \(NSHomeDirectory())/\(missing)\n")
     }
 
+    /// After `more`, the map shows both pages numbered as the list, and `open 1` on it
+    /// opens listing 1, as it would on the list.
+    @Test func theMapShowsEveryListingLoadedAndOpensByTheListsNumbers() async throws {
+        let result = try run(
+            ["--db", NSTemporaryDirectory() + "homes-map-\(UUID().uuidString).sqlite"],
+            input: Data("more\nmap\nopen 1\nback\nopen 16\nquit\n".utf8))
+        #expect(result.errors == "")
+        let screens = result.output.components(separatedBy: "\n> ")
+        let map = try #require(screens.first { $0.hasPrefix("map\n") })
+        let numbers = map.split(separator: "\n").dropFirst(3).prefix(16).map {
+            $0.split(separator: " ").dropFirst().first.map(String.init)
+        }
+        #expect(numbers == (1...16).map { "\($0)" })
+        #expect(screens.first { $0.hasPrefix("open 1\n") }?.contains("Garden Flat 1\n") == true)
+        #expect(screens.first { $0.hasPrefix("open 16\n") }?.contains("Garden Flat 16\n") == true)
+    }
+
     @Test func helpDocumentsEveryFlagAndBadFlagsExitWithUsage() async throws {
         let help = try run(["--help"], input: Data())
         #expect(help.status == 0)

@@ -86,4 +86,16 @@ import ViewModels
         let single = MapViewModel(points: [points[0]], width: 3, height: 3)
         #expect(single.grid == ["···", "·a·", "···"])
     }
+
+    /// Every listing loaded has a place in the legend: letters, then capitals, then
+    /// digits, then a shared `*`.
+    @Test func everyPointIsInTheLegendPastTheAlphabet() {
+        let points = (1...64).map {
+            ListingMapPoint(number: $0, id: $0, name: "Home \($0)", latitude: Double($0), longitude: Double($0))
+        }
+        let map = MapViewModel(points: points, width: 80, height: 12)
+        #expect(map.legend.map(\.number) == (1...64).map(String.init))
+        #expect(map.legend.map(\.marker).joined() == "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789**")
+        #expect(map.grid.joined().contains("9") && map.grid.joined().contains("*"))
+    }
 }

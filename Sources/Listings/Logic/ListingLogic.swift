@@ -100,6 +100,7 @@ public final class ListingLogic {
     private func startQuery(_ query: ListingState) {
         var next = query
         next.listings = []
+        next.mapPoints = []
         next.hasFirstPage = false
         next.isComplete = false
         load(next, .first(ignoringCache: false))
@@ -112,7 +113,8 @@ public final class ListingLogic {
         guard let manager = managers[next.kind] else { return }
         let call = manager.producer(parameters: next.filters, page: page) { manager in
             (
-                listings: manager.fetchData(with: ListingListReformer()), isFirst: manager.isFirstPage,
+                listings: manager.fetchData(with: ListingListReformer()),
+                points: manager.fetchData(with: ListingMapReformer()), isFirst: manager.isFirstPage,
                 isLast: manager.isLastPage
             )
         }
@@ -121,10 +123,12 @@ public final class ListingLogic {
     }
 
     /// A page arrived, or the load failed.
-    private func land(_ outcome: Result<(listings: [ListingSummary], isFirst: Bool, isLast: Bool), APIResult>) {
+    private func land(_ outcome: Result<Page, APIResult>) {
         var next = current.value
         if case .success(let page) = outcome {
+            let before = page.isFirst ? 0 : next.listings.count
             next.listings = page.isFirst ? page.listings : next.listings + page.listings
+            next.mapPoints = (page.isFirst ? [] : next.mapPoints) + Self.points(of: page, after: before)
             next.hasFirstPage = true
             next.isComplete = page.isLast
         }
@@ -141,13 +145,18 @@ public final class ListingLogic {
 }
 
 extension ListingLogic {
-    /// The points of the page last loaded, through the map reformer, numbered as the
-    /// list numbers them.
-    public func mapPoints() -> [ListingMapPoint] {
-        let numbers = Dictionary(state.value.listings.enumerated().map { ($1.id, $0 + 1) }) { first, _ in first }
-        return (managers[state.value.kind]?.fetchData(with: ListingMapReformer()) ?? []).map { point in
+    /// A page as it arrived: its items through the list reformer and through the map
+    /// reformer, and where it stands.
+    private typealias Page = (listings: [ListingSummary], points: [ListingMapPoint], isFirst: Bool, isLast: Bool)
+
+    /// `page`'s points numbered as the list numbers its listings when the page follows
+    /// `before` listings; a point of no listing on the page is left out.
+    private static func points(of page: Page, after before: Int) -> [ListingMapPoint] {
+        let numbers = Dictionary(page.listings.enumerated().map { ($1.id, before + $0 + 1) }) { first, _ in first }
+        return page.points.compactMap { point in
+            guard let number = numbers[point.id] else { return nil }
             var numbered = point
-            numbered.number = numbers[point.id] ?? 0
+            numbered.number = number
             return numbered
         }
     }

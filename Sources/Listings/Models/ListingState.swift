@@ -9,6 +9,9 @@ public struct ListingState: Equatable, Sendable {
     public var filters: [String: String] = [:]
     /// The listings loaded so far, page after page.
     public var listings: [ListingSummary] = []
+    /// The same listings as points on the map (through the map reformer), numbered as
+    /// `listings` numbers them; a listing without a place on the map has no point.
+    public var mapPoints: [ListingMapPoint] = []
     /// Whether a page is loading.
     public var isLoading = false
     /// Whether every page has been loaded.

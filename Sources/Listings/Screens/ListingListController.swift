@@ -65,7 +65,7 @@ public final class ListingListController: Screen {
             CommandHelp(usage: "refresh", summary: "reload the first page from the network"),
             CommandHelp(usage: "filter KEY VALUE...", summary: "filter by max_price, min_price, rooms or district"),
             CommandHelp(usage: "filter clear", summary: "remove every filter"),
-            CommandHelp(usage: "map", summary: "show the page last loaded on a map"),
+            CommandHelp(usage: "map", summary: "show the listings loaded on a map"),
             CommandHelp(usage: "open N", summary: "show listing N"),
             CommandHelp(usage: "fav N", summary: "save listing N in favourites"),
             CommandHelp(usage: "unfav N", summary: "forget listing N"),
@@ -82,8 +82,7 @@ public final class ListingListController: Screen {
         case "open", "fav", "unfav": return listing(command, arguments)
         case "map":
             guard arguments.isEmpty else { return .error("usage: map") }
-            return .push(
-                ListingMapController(points: logic.mapPoints(), kind: logic.state.value.kind, mediator: mediator))
+            return .push(ListingMapController(state: logic.state, mediator: mediator))
         default: return nil
         }
     }
