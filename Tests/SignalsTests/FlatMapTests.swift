@@ -100,6 +100,62 @@ import Testing
         #expect(starts.value == ["a", "b", "stop a", "stop b"])
     }
 
+    /// Found by a review: a step queued before the last observer left still started the
+    /// next waiting inner, after `dispose()` had returned.
+    @Test func disposingFromAnObserverStartsNoWaitingInner() {
+        let (first, finishFirst) = Signal<Int>.pipe()
+        let started = Locked<[Int]>([])
+        let (outer, send) = Signal<Int>.pipe()
+        let subscription = Locked<Disposable?>(nil)
+        subscription.value = outer.flatMap(.concat) { index -> Signal<Int> in
+            started.append(index)
+            switch index {
+            case 0: return first
+            case 1: return Signal(values: [1])
+            default: return Signal.never
+            }
+        }.observe { value in if value == 1 { subscription.value?.dispose() } }
+        send.send(0)
+        send.send(1)
+        send.send(2)
+        finishFirst.sendCompleted()
+        #expect(started.value == [0, 1])
+    }
+
+    /// Found by a review: with a steady backlog, every value that ever waited was kept.
+    @Test func aSteadyBacklogKeepsOnlyTheValuesStillWaiting() {
+        final class Token: Sendable {}
+        let tracker = ReleaseTracker()
+        let inners = Locked<[Signal<Int>.Input]>([])
+        let (outer, send) = Signal<Token>.pipe()
+        let subscription = outer.flatMap(.concat) { _ -> Signal<Int> in
+            let (signal, input) = Signal<Int>.pipe()
+            inners.append(input)
+            return signal
+        }.observe { _ in }
+        for index in 0..<3 {
+            let token = Token()
+            tracker.track(token, "token \(index)")
+            send.send(token)
+        }
+        for index in 3..<1000 {
+            inners.value.last?.sendCompleted()
+            let token = Token()
+            tracker.track(token, "token \(index)")
+            send.send(token)
+        }
+        #expect(tracker.alive.count < 80)
+        subscription.dispose()
+    }
+
+    @Test func withoutAStrategyFlatMapMerges() {
+        let (outer, send) = Signal<Int>.pipe()
+        let merged = outer.flatMap { value in Producer<Int, Never>(value: value * 10) }.record()
+        send.send(1)
+        send.send(2)
+        merged.assertValues([10, 20])
+    }
+
     @Test func aTransformMakingAnUnownedSignalStillStartsIt() {
         let (outer, send) = Signal<Int>.pipe()
         let recorder = outer.flatMap(.merge) { value in

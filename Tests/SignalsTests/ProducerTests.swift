@@ -345,6 +345,83 @@ func record<Value: Sendable, Failure: Error>(
         #expect(seen.value == ["start 1", "end 1", "start 2", "end 2"])
     }
 
+    /// Found by a review: the failure and the run's end were two steps, so what the failure's
+    /// observer sent in between was delivered, a second failure too.
+    @Test func whatIsSentAfterAFailureIsDropped() {
+        let input = Locked<Producer<Int, WorkFailure>.Input?>(nil)
+        let events = Locked<[String]>([])
+        Producer<Int, WorkFailure> { sending in
+            input.value = sending
+            sending.send(failure: .offline)
+            return AnyDisposable {}
+        }.start(
+            value: { events.append("value \($0)") },
+            failed: { failure in
+                events.append("failed \(failure)")
+                input.value?.send(99)
+                input.value?.send(failure: .timedOut)
+            })
+        #expect(events.value == ["failed offline"])
+        let (values, send) = Signal<Int>.pipe()
+        let results = values.flatMap(.merge) { _ in
+            Producer<Int, WorkFailure> { sending in
+                sending.send(failure: .offline)
+                sending.send(7)
+                sending.send(failure: .timedOut)
+                return AnyDisposable {}
+            }
+        }.record()
+        send.send(1)
+        results.assertValues([.failure(.offline)])
+    }
+
+    /// Found by a review: attempts queued behind the one whose observer disposed the run
+    /// still started, after `dispose()` had returned.
+    @Test func disposingARetryRunFromItsObserverStartsNoMoreAttempts() {
+        let attempts = Locked(0)
+        let (kicks, kick) = Signal<Void>.pipe()
+        let base = Producer<Int, WorkFailure> { input in
+            let attempt = attempts.withLock { count in
+                count += 1
+                return count
+            }
+            if attempt == 1 {
+                return kicks.observe { input.send(failure: .offline) }
+            }
+            input.send(attempt)
+            input.send(failure: .offline)
+            return AnyDisposable {}
+        }
+        let run = Locked<Disposable?>(nil)
+        let attemptsAtDisposal = Locked(0)
+        run.value = base.retry(upTo: 1000).start(
+            value: { _ in
+                run.value?.dispose()
+                attemptsAtDisposal.value = attempts.value
+            }, failed: { _ in })
+        kick.send()
+        // The third attempt started before the second's value reached the observer (the
+        // failure behind it was handled first); none started after the disposal.
+        #expect(attemptsAtDisposal.value == 3)
+        #expect(attempts.value == 3)
+    }
+
+    @Test func onAnImmediateSchedulerWorkThatEndsAtOncePassesTheTimeout() {
+        let events = Locked<[String]>([])
+        Producer<Int, WorkFailure>(value: 1)
+            .timeout(after: .seconds(3600), raising: .timedOut, on: ImmediateScheduler())
+            .start(value: { events.append("value \($0)") }, failed: { events.append("failed \($0)") })
+        #expect(events.value == ["value 1"])
+        let started = Locked(false)
+        Producer<Int, WorkFailure> { input in
+            started.value = true
+            return AnyDisposable { withExtendedLifetime(input) {} }
+        }
+        .timeout(after: .seconds(3600), raising: .timedOut, on: ImmediateScheduler())
+        .start(value: { _ in }, failed: { events.append("failed \($0), started: \(started.value)") })
+        #expect(events.value == ["value 1", "failed timedOut, started: true"])
+    }
+
     @Test func successesAndFailuresSplitResults() {
         let (results, send) = Signal<Result<Int?, WorkFailure>>.pipe()
         let successes = results.successes().record()

@@ -55,7 +55,9 @@ public final class Activity<Failure: Error>: Sendable {
 
     fileprivate func begin() {
         running.update { $0 + 1 }
-        if lastFailure.value != nil { lastFailure.value = nil }
+        // One atomic step: a failure set by a run that ends meanwhile is not erased by a
+        // read of the old one.
+        lastFailure.update { current in current == nil ? nil : .some(nil) }
     }
 
     fileprivate func end(failing failure: Failure?) {

@@ -41,16 +41,18 @@ extension Signal {
     ///
     /// `transform` runs when its inner signal is to start (for `.concat`, when the one
     /// before it completes), inside this operator's serialized deliveries. Values reach
-    /// observers on the thread their inner signal sends them from. When the result's last
-    /// observer leaves, every running inner signal is unsubscribed (its work stopped, if
-    /// nothing else observes it) and waiting values are dropped.
+    /// observers on the thread their inner signal sends them from. Once the result is
+    /// released and its last observer has left (a view model that keeps the result keeps
+    /// it going), every running inner signal is unsubscribed (its work stopped, if nothing
+    /// else observes it) and waiting values are dropped. Without a strategy, values are
+    /// merged, as RxSwift's and Combine's `flatMap` do.
     ///
     /// ```swift
     /// let saves = taps.flatMap(.first) { form.save() }   // a double tap saves once
     /// ```
     @inlinable
     public func flatMap<Output: Sendable>(
-        _ strategy: FlattenStrategy,
+        _ strategy: FlattenStrategy = .merge,
         _ transform: @escaping @Sendable (Value) -> Signal<Output>
     ) -> Signal<Output> {
         derived { output in
@@ -66,7 +68,7 @@ extension Signal {
     /// Maps each value to a producer and forwards the values of its runs, run as
     /// `strategy` says (see ``flatMap(_:_:)-(_,(Value)->Signal<Output>)``).
     public func flatMap<Output: Sendable>(
-        _ strategy: FlattenStrategy,
+        _ strategy: FlattenStrategy = .merge,
         _ transform: @escaping @Sendable (Value) -> Producer<Output, Never>
     ) -> Signal<Output> {
         flatMap(strategy) { transform($0).makeRun() }.successes()
@@ -77,7 +79,7 @@ extension Signal {
     /// only, so the stream goes on with the next value. Split the results with
     /// ``successes()`` and ``failures()``.
     public func flatMap<Output: Sendable, Failure: Error>(
-        _ strategy: FlattenStrategy,
+        _ strategy: FlattenStrategy = .merge,
         _ transform: @escaping @Sendable (Value) -> Producer<Output, Failure>
     ) -> Signal<Result<Output, Failure>> {
         flatMap(strategy) { transform($0).makeRun() }
@@ -168,6 +170,11 @@ final class FlattenState<Value: Sendable, Output: Sendable>: @unchecked Sendable
                 if waitingHead == waiting.count {
                     waiting.removeAll(keepingCapacity: true)
                     waitingHead = 0
+                } else if waitingHead >= 32, waitingHead * 2 >= waiting.count {
+                    // Let go of the values already started, so a steady backlog holds
+                    // only itself, not every value that ever waited.
+                    waiting.removeFirst(waitingHead)
+                    waitingHead = 0
                 }
                 start(next)
             }
@@ -177,6 +184,8 @@ final class FlattenState<Value: Sendable, Output: Sendable>: @unchecked Sendable
 
     @inlinable
     func start(_ value: Value) {
+        // The output may have detached while this step ran: start nothing for no one.
+        guard !running.isDisposed else { return }
         nextID += 1
         let id = nextID
         let counts = StateCell(true)

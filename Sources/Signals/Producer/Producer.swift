@@ -16,7 +16,8 @@
 /// ```
 ///
 /// Disposing a run stops its work: the task of an `async` producer is cancelled, and
-/// nothing more is delivered after `dispose()` returns.
+/// nothing more is delivered once `dispose()` has returned, except a callback another
+/// thread had already begun (contract 4.2a).
 public struct Producer<Value: Sendable, Failure: Error>: Sendable {
     /// Makes the signal of one new run: its values as `.success`, a failure as one last
     /// `.failure`, then completion. The run starts when the signal is first observed.
@@ -51,8 +52,10 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
     /// returns and completes, or fails with what it throws. Disposing the run cancels the
     /// task.
     ///
-    /// The closure says what it throws, and the producer takes that as its `Failure`
-    /// (Swift 6 infers `any Error` for a closure that does not say):
+    /// The closure says what it throws, and the producer takes that as its `Failure`.
+    /// Swift 6 infers `any Error` for a closure that does not say, even where the
+    /// producer's type is written out (`Producer<Page, APIError> { try await … }` does not
+    /// compile), so write the closure's type:
     ///
     /// ```swift
     /// let page = Producer { () async throws(APIError) in try await api.page(1) }
@@ -138,10 +141,9 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
             base.send(.success(value))
         }
 
-        /// Ends the run with `failure`.
+        /// Ends the run with `failure`; nothing sent after this call is delivered.
         public func send(failure: Failure) {
-            base.send(.failure(failure))
-            base.sendCompleted()
+            base.core.sendLast(.failure(failure))
         }
 
         /// Ends the run successfully.

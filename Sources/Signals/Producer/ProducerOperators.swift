@@ -80,6 +80,9 @@ extension Producer {
     /// Fails the run with `failure` unless it has ended `interval` after it started; the
     /// work is then stopped. Every event of the run is delivered on `scheduler`.
     ///
+    /// On an ``ImmediateScheduler``, where every delay is zero, a run that does not end at
+    /// once times out at once: test timeouts on a ``TestScheduler``.
+    ///
     /// ```swift
     /// let page = api.page(1).timeout(after: .seconds(10), raising: .timedOut, on: scheduler)
     /// ```
@@ -96,11 +99,14 @@ extension Producer {
                 case .timedOut: input.send(failure: failure)
                 }
             }
-            let timer = scheduler.schedule(after: interval) { input.serialize(.timedOut, step) }
+            // The run first, then the timer: a scheduler that runs at once (or a queue that
+            // is quicker than this thread) must find the work started, and a run that ends
+            // at once ends before its timer can fire.
             let run = base.makeRun().attach(
                 value: { input.serialize(.result($0), step) },
                 completed: { input.serialize(.completed, step) })
-            return CompositeDisposable([timer, run])
+            let timer = scheduler.schedule(after: interval) { input.serialize(.timedOut, step) }
+            return CompositeDisposable([run, timer])
         }.delivered(on: scheduler)
     }
 
@@ -158,6 +164,7 @@ private final class CatchState<Value: Sendable, Failure: Error, NewFailure: Erro
             input.send(value)
         case .first(.failure(let error)):
             failed = true
+            guard !subscription.isDisposed else { return }
             subscription.add(
                 handler(error).makeRun().attach(
                     value: { input.serialize(.second($0), self.step) },
@@ -211,7 +218,8 @@ private final class RetryState<Value: Sendable, Failure: Error>: @unchecked Send
         let input = self.input
         switch event {
         case .attempt(let id):
-            guard id == generation else { return }
+            // A run disposed meanwhile (from its own observer, say) starts no more attempts.
+            guard id == generation, !subscription.isDisposed else { return }
             subscription.replace(
                 with: base.makeRun().attach(
                     value: { input.serialize(.result(id, $0), self.step) },

@@ -17,7 +17,8 @@ public protocol Scheduler: AnyObject, Sendable {
 
 /// Runs every action at once, on the calling thread.
 ///
-/// Delays are treated as zero, which turns timing operators into pass-throughs.
+/// Delays are treated as zero, which turns timing operators into pass-throughs, except
+/// `Producer.timeout`, which then fails every run that does not end at once.
 public final class ImmediateScheduler: Scheduler {
     private let start = ContinuousClock.now
 

@@ -555,6 +555,34 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         return true
     }
 
+    /// Sends `value`, then completes, as one step: nothing sent after this call (from
+    /// inside an observer of `value`, or from another thread) is delivered. A producer's
+    /// failure is sent so.
+    @inlinable
+    func sendLast(_ value: Value) {
+        delivery.lock.lock()
+        if isTerminating {
+            delivery.lock.unlock()
+            return
+        }
+        isTerminating = true
+        if delivery.isDelivering {
+            queue(value) { core, value in
+                core.emit(value)
+                core.emitCompleted()
+            }
+            delivery.lock.unlock()
+            return
+        }
+        delivery.begin()
+        let replaced = takeSnapshot()
+        delivery.lock.unlock()
+        withExtendedLifetime(replaced) {}
+        emit(value)
+        emitCompleted()
+        delivery.leave()
+    }
+
     /// Completes: observers get `onCompleted` once, then are released; later sends are dropped.
     @inlinable
     func sendCompleted() {
@@ -580,14 +608,21 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     /// Runs `body(input)` serialized with every delivery of this core, so operator state
     /// touched by `body` needs no lock of its own; `body` delivers with `emit`.
     @inlinable
+    ///
+    /// Nothing runs once the core has detached (nobody observes or holds it any more): a
+    /// step queued before then is dropped when its turn comes, so an operator starts no
+    /// work (a retry's next attempt, a waiting inner signal) for no one.
     func serialize<Input>(_ input: Input, _ body: @escaping (Input) -> Void) {
         delivery.lock.lock()
-        if isTerminating {
+        if isTerminating || isDetached {
             delivery.lock.unlock()
             return
         }
         if delivery.isDelivering {
-            queue((input, body)) { _, work in work.1(work.0) }
+            queue((input, body)) { core, work in
+                guard !core.delivery.lock.withLock({ core.isDetached }) else { return }
+                work.1(work.0)
+            }
             delivery.lock.unlock()
             return
         }
