@@ -25,18 +25,25 @@ let package = Package(
     targets: [
         // Counts heap allocations in the benchmark process only (wraps glibc's allocator).
         .target(name: "AllocationCounter"),
+        // Options, medians, allocation counts and the thresholds CI checks, for the
+        // signals, networking and persistence benchmarks (Benchmarks/Thresholds).
+        .target(name: "BenchmarkSupport", dependencies: ["AllocationCounter"]),
         // The sqlite3 C API, for the persistence floor.
         .systemLibrary(name: "SQLite3", path: "Sources/SQLite3", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "SignalsBenchmark",
             dependencies: [
-                .product(name: "Signals", package: homes), "AllocationCounter",
+                .product(name: "Signals", package: homes), "BenchmarkSupport",
             ]),
-        .executableTarget(name: "NetworkingBenchmark", dependencies: [.product(name: "Networking", package: homes)]),
+        .executableTarget(
+            name: "NetworkingBenchmark",
+            dependencies: [
+                .product(name: "Networking", package: homes), "BenchmarkSupport",
+            ]),
         .executableTarget(
             name: "PersistenceBenchmark",
             dependencies: [
-                .product(name: "Persistence", package: homes), "SQLite3",
+                .product(name: "Persistence", package: homes), "SQLite3", "BenchmarkSupport",
             ]),
         .executableTarget(name: "ServerLoadBenchmark", dependencies: [.product(name: "Networking", package: homes)]),
         .executableTarget(name: "EditorBenchmark", dependencies: [.product(name: "LineEditing", package: homes)]),

@@ -5,6 +5,7 @@
 //   swift run -c release --package-path Benchmarks networking-bench call-unsigned sha256 chosen scenarios
 //   swift run -c release --package-path Benchmarks networking-bench --runs 9 --scale 0.5 more runs, less work per run
 //   networking-bench --only library --runs 1 --scale 0.1 call-unsigned    one side (for callgrind)
+//   networking-bench --check-thresholds Benchmarks/Thresholds/networking-bench.json   (CI: allocation counts)
 //
 // Scenarios and their floors:
 //   call-unsigned  one APIManager call, in-process transport, unsigned  | a handler through two bare queue hops
@@ -12,52 +13,28 @@
 //   cache-hit      a call answered from the memory cache                | one bare hop on the main queue
 //   sha256         SHA-256 of 64 MiB, called from this module           | coreutils `sha256sum` on the same bytes
 //   json           parse 1 MB of listings into JSONValue                | Foundation's JSONSerialization
+import BenchmarkSupport
 import Dispatch
 import Foundation
 import Networking
 
-struct Options {
-    var scale = 1.0
-    var runs = 5
-    var chosen: [String] = []
-    /// Which side to run: both (the default), or only `floor` or `library` (for callgrind).
-    var only: String?
-
-    static func parse(_ arguments: [String]) -> Options {
-        var options = Options()
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            switch argument {
-            case "--scale": options.scale = iterator.next().flatMap(Double.init) ?? 1
-            case "--runs": options.runs = max(1, iterator.next().flatMap { Int($0) } ?? 5)
-            case "--only": options.only = iterator.next()
-            default: options.chosen.append(argument.lowercased())
-            }
-        }
-        return options
-    }
-}
-
 let allScenarios = ["call-unsigned", "call-signed", "cache-hit", "sha256", "json"]
-let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
-for name in options.chosen where !allScenarios.contains(name) {
-    FileHandle.standardError.write(
-        Data("unknown scenario \(name); known: \(allScenarios.joined(separator: " "))\n".utf8))
-    exit(2)
+let options = BenchmarkOptions.parse(
+    program: "networking-bench", defaultRuns: 5, usage: "[\(allScenarios.joined(separator: " "))]..."
+) { name in
+    allScenarios.contains(name.lowercased()) ? name.lowercased() : nil
 }
-let runFloor = options.only != "library"
-let runLibrary = options.only != "floor"
-let chosen = options.chosen.isEmpty ? allScenarios : allScenarios.filter(options.chosen.contains)
+let runFloor = options.runsFloor
+let runLibrary = options.runsLibrary
+let chosen = options.scenarios.isEmpty ? allScenarios : allScenarios.filter(options.scenarios.contains)
 
-func count(_ base: Int) -> Int { max(1, Int(Double(base) * options.scale)) }
+/// A threshold run counts the library's allocations at this scale (100 calls, 1 MiB
+/// hashed, 20 KB parsed), whatever `--scale` says, so that the counts stay comparable.
+let thresholdScale = 0.02
+let thresholdRun = options.thresholds.map { ThresholdRun($0, program: "networking-bench") }
+let scale = thresholdRun == nil ? options.scale : thresholdScale
 
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1
-        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
-
-func nowNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+func count(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
 
 /// One line of the report: medians of floor and library in `unit`, and library / floor.
 func report(_ scenario: String, floor: [Double], library: [Double], unit: String, goal: String, note: String = "") {
@@ -197,6 +174,14 @@ final class HopFloor {
 func callScenario(_ name: String, service: String, cache: CachePolicy, hops: Int, goal: String) {
     let calls = count(5_000)
     let bench = CallBench(service: service, cache: cache)
+    if let thresholdRun {
+        thresholdRun.measure(name, events: calls) { _ = bench.run(calls) }
+        if bench.driver.failures > 0 {
+            print("\(name): \(bench.driver.failures) calls failed")
+            exit(1)
+        }
+        return
+    }
     let floor = HopFloor()
     if runLibrary { _ = bench.run(min(calls, 500)) } // warm up (and fill the cache)
     if runFloor { _ = floor.run(min(calls, 500), hops: hops) }
@@ -212,6 +197,7 @@ func callScenario(_ name: String, service: String, cache: CachePolicy, hops: Int
 
 // MARK: - SHA-256
 
+@MainActor
 func sha256Scenario() throws {
     let size = count(64) << 20
     var generator = SystemRandomNumberGenerator()
@@ -222,6 +208,11 @@ func sha256Scenario() throws {
         }
     }
     let data = Data(bytes)
+    if let thresholdRun {
+        // Per 64-byte block, so that an allocation per block shows as one per event.
+        thresholdRun.measure("sha256", events: size / 64) { _ = SHA256.hash(data) }
+        return
+    }
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("networking-bench-\(getpid()).bin")
     try data.write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
@@ -266,6 +257,7 @@ func sha256Scenario() throws {
 
 // MARK: - JSON
 
+@MainActor
 func jsonScenario() throws {
     let cities = ["shanghai", "beijing", "shenzhen", "hangzhou", "chengdu"]
     var items: [JSONValue] = []
@@ -292,6 +284,11 @@ func jsonScenario() throws {
         items.append(item)
     }
     let data = JSONValue.object(["items": .array(items), "total": .number(Double(items.count))]).encoded()
+    if let thresholdRun {
+        // Per listing parsed (and freed).
+        try thresholdRun.measure("json", events: items.count) { _ = try JSONValue(parsing: data) }
+        return
+    }
     let repeats = 5
     var floorTimes: [Double] = []
     var libraryTimes: [Double] = []
@@ -325,7 +322,9 @@ func jsonScenario() throws {
 
 // MARK: - Run
 
-print("networking-bench: \(options.runs) runs, scale \(options.scale); medians; ratio = library / floor")
+if thresholdRun == nil {
+    print("networking-bench: \(options.runs) runs, scale \(scale); medians; ratio = library / floor")
+}
 for scenario in chosen {
     switch scenario {
     case "call-unsigned": callScenario(scenario, service: "plain", cache: .none, hops: 2, goal: "<= 2")
@@ -336,3 +335,4 @@ for scenario in chosen {
     default: break
     }
 }
+thresholdRun?.finish()

@@ -1,6 +1,3 @@
-import Dispatch
-import Foundation
-import Persistence
 // persistence-bench: the library beside its floor, the sqlite3 C API called by hand
 // (prepared statements reused, values bound, the same pragmas and schema), in one process,
 // interleaved: floor, library, library, floor, ... with fresh database files every rep.
@@ -13,51 +10,31 @@ import Persistence
 //   valgrind --tool=callgrind --callgrind-out-file=cg.out .build/release/persistence-bench --runs 1 --scale 0.2 insert
 //   callgrind_annotate --inclusive=yes cg.out | grep -E 'time(Floor|Library)'
 //
+// Allocation counts (CI):
+//   persistence-bench --check-thresholds Benchmarks/Thresholds/persistence-bench.json
+//
 // Scenarios: insert (100k inserts in one transaction), insert-each (2k inserts, one
 // transaction each), find-pk (100k finds by primary key), find-code (100k finds by an
 // indexed unique text column), fetch-codable (10 fetches of 10k rows as Codable records).
+import BenchmarkSupport
+import Dispatch
+import Foundation
+import Persistence
 import SQLite3
 
 // MARK: - Options
 
-struct Options {
-    var runs = 7
-    var scale = 1.0
-    var scenarios: [String] = []
-}
-
-func parseOptions() -> Options {
-    var options = Options()
-    var arguments = CommandLine.arguments.dropFirst()[...]
-    while let argument = arguments.popFirst() {
-        switch argument {
-        case "--runs":
-            guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else {
-                usage("--runs takes a positive count")
-            }
-            options.runs = value
-        case "--scale":
-            guard let value = arguments.popFirst().flatMap({ Double($0) }), value > 0 else {
-                usage("--scale takes a positive number")
-            }
-            options.scale = value
-        case "-h", "--help": usage(nil)
-        default:
-            guard scenarioNames.contains(argument) else { usage("no scenario \(argument)") }
-            options.scenarios.append(argument)
-        }
-    }
-    if options.scenarios.isEmpty { options.scenarios = scenarioNames }
-    return options
-}
-
-func usage(_ problem: String?) -> Never {
-    if let problem { FileHandle.standardError.write(Data("persistence-bench: \(problem)\n".utf8)) }
-    print("usage: persistence-bench [--runs N] [--scale X] [\(scenarioNames.joined(separator: " | "))]...")
-    exit(problem == nil ? 0 : 2)
-}
-
 let scenarioNames = ["insert", "insert-each", "find-pk", "find-code", "fetch-codable"]
+let options = BenchmarkOptions.parse(
+    program: "persistence-bench", defaultRuns: 7, usage: "[\(scenarioNames.joined(separator: " | "))]..."
+) { scenarioNames.contains($0) ? $0 : nil }
+
+/// A threshold run counts the library's allocations at this scale (1,000 inserts, 20
+/// transactions, 1,000 finds, 10 fetches of 100 rows), whatever `--scale` says, so that
+/// the counts stay comparable.
+let thresholdScale = 0.01
+let thresholdRun = options.thresholds.map { ThresholdRun($0, program: "persistence-bench") }
+let scale = thresholdRun == nil ? options.scale : thresholdScale
 
 // MARK: - The schema, for both sides
 
@@ -378,12 +355,6 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
 func format(_ seconds: Double) -> String {
     seconds >= 1 ? String(format: "%.2f s", seconds) : String(format: "%.1f ms", seconds * 1_000)
 }
@@ -393,7 +364,6 @@ func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
     return left ? String(repeating: " ", count: room) + text : text + String(repeating: " ", count: room)
 }
 
-let options = parseOptions()
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("persistence-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
@@ -428,23 +398,33 @@ func rep(_ side: (String) throws -> () throws -> Void, _ time: (() throws -> Voi
     return elapsed
 }
 
-print("persistence-bench: \(options.runs) runs, scale \(options.scale); medians of interleaved reps in one process")
+if let thresholdRun {
+    // The library side of every scenario on a fresh file, its set-up not counted.
+    for scenario in scenarios(scale: scale) {
+        try thresholdRun.measure(scenario.name) {
+            let path = freshPath()
+            defer { removeFiles(path) }
+            let body = try scenario.library(path)
+            return (scenario.operations, try countAllocations(body))
+        }
+    }
+    thresholdRun.finish()
+}
+
+print("persistence-bench: \(options.runs) runs, scale \(scale); medians of interleaved reps in one process")
 print(
     pad("scenario", 15) + pad("rows", 9, left: true) + pad("floor", 11, left: true) + pad("library", 11, left: true)
         + pad("ratio", 8, left: true) + pad("goal", 7, left: true) + "  floor ns/op  library ns/op")
-let selected = Set(options.scenarios)
-for scenario in scenarios(scale: options.scale) where selected.contains(scenario.name) {
+let selected = Set(options.scenarios.isEmpty ? scenarioNames : options.scenarios)
+for scenario in scenarios(scale: scale) where selected.contains(scenario.name) {
     var floorTimes: [Double] = []
     var libraryTimes: [Double] = []
     for run in 0..<options.runs {
         // Alternate which side goes first, so neither always runs on a warmer machine.
-        if run % 2 == 0 {
-            floorTimes.append(try rep(scenario.floor, timeFloor))
-            libraryTimes.append(try rep(scenario.library, timeLibrary))
-        } else {
-            libraryTimes.append(try rep(scenario.library, timeLibrary))
-            floorTimes.append(try rep(scenario.floor, timeFloor))
-        }
+        let floorFirst = run % 2 == 0
+        if floorFirst, options.runsFloor { floorTimes.append(try rep(scenario.floor, timeFloor)) }
+        if options.runsLibrary { libraryTimes.append(try rep(scenario.library, timeLibrary)) }
+        if !floorFirst, options.runsFloor { floorTimes.append(try rep(scenario.floor, timeFloor)) }
     }
     let floor = median(floorTimes)
     let library = median(libraryTimes)

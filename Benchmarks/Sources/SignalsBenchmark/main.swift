@@ -9,7 +9,8 @@
 //   swift run -c release --package-path Benchmarks signals-bench A D             chosen scenarios
 //   swift run -c release --package-path Benchmarks signals-bench --runs 3 --scale 0.1 G H
 //   swift run -c release --package-path Benchmarks signals-bench --scale 0.01 --runs 1 --only library A   (callgrind)
-import AllocationCounter
+//   signals-bench --check-thresholds Benchmarks/Thresholds/signals-bench.json   (CI: allocation counts)
+import BenchmarkSupport
 import Foundation
 import Signals
 import Synchronization
@@ -24,84 +25,80 @@ let sink = Sink()
 
 // MARK: - Options
 
-struct Options {
-    var scale = 1.0
-    var runs = 7
-    var chosen: Set<String> = []
-    /// `floor` or `library` to run one side only (for profiles and instruction counts).
-    var only: String?
-    /// The lock of the contention scenarios' floors: `pthread` or `mutex`.
-    var floorLock = "pthread"
-
-    static func parse(_ arguments: [String]) -> Options {
-        var options = Options()
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            switch argument {
-            case "--scale": options.scale = iterator.next().flatMap(Double.init) ?? 1
-            case "--runs": options.runs = max(1, iterator.next().flatMap { Int($0) } ?? 7)
-            case "--only": options.only = iterator.next()
-            case "--floor-lock": options.floorLock = iterator.next() ?? "pthread"
-            case "--help", "-h":
-                print(
-                    "usage: signals-bench [--runs N] [--scale X] [--only floor|library] [--floor-lock pthread|mutex] [A B C D E F G4 G16 H4 H16 ...]"
-                )
-                exit(0)
-            default: options.chosen.insert(argument.uppercased())
-            }
-        }
-        return options
-    }
+let scenarioNames: Set = ["A", "B", "C", "D", "E", "F", "M", "G4", "G16", "H4", "H16"]
+let options = BenchmarkOptions.parse(
+    program: "signals-bench", defaultRuns: 7, valued: ["--floor-lock": "pthread"],
+    usage: "[--floor-lock pthread|mutex] [A B C D E F M G4 G16 H4 H16 G H]"
+) { name in
+    // G and H choose both thread counts.
+    scenarioNames.contains(name.uppercased()) || ["G", "H"].contains(name.uppercased()) ? name.uppercased() : nil
 }
+/// The lock of the contention scenarios' floors: `pthread` or `mutex`.
+let floorLock = options.values["--floor-lock"] ?? "pthread"
 
-let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+/// A threshold run counts the library's allocations at this scale (10,000 sends for A),
+/// whatever `--scale` says, so that the counts in the file stay comparable.
+let thresholdScale = 0.001
+let thresholdRun = options.thresholds.map { ThresholdRun($0, program: "signals-bench") }
+let scale = thresholdRun == nil ? options.scale : thresholdScale
 
-func count(_ base: Int) -> Int { max(1, Int(Double(base) * options.scale)) }
+func count(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
 
 func isChosen(_ name: String) -> Bool {
-    options.chosen.isEmpty || options.chosen.contains(name)
-        || options.chosen.contains(String(name.prefix { $0.isLetter }))
+    options.scenarios.isEmpty || options.scenarios.contains(name)
+        || options.scenarios.contains(String(name.prefix { $0.isLetter }))
 }
 
 // MARK: - Measuring
 
 struct Measurement {
-    var nanosecondsPerEvent: Double
-    var allocationsPerEvent: Double
+    var events: Int
+    var nanoseconds: UInt64
+    /// Heap allocations made while the events ran (by every thread).
+    var allocations: Int
+
+    var nanosecondsPerEvent: Double { Double(nanoseconds) / Double(events) }
+    var allocationsPerEvent: Double { Double(allocations) / Double(events) }
 }
 
-/// Runs `body` (which performs `events` events) and reports time and allocations per event.
+/// Runs `body` (which performs `events` events) and reports its time and allocations.
 func measure(events: Int, _ body: () -> Void) -> Measurement {
-    let allocationsBefore = allocation_count()
-    let start = DispatchTime.now().uptimeNanoseconds
+    let allocationsBefore = allocationsSoFar()
+    let start = nowNanoseconds()
     body()
-    let elapsed = DispatchTime.now().uptimeNanoseconds - start
-    let allocations = allocation_count() - allocationsBefore
-    return Measurement(
-        nanosecondsPerEvent: Double(elapsed) / Double(events),
-        allocationsPerEvent: Double(allocations) / Double(events))
-}
-
-func median(_ values: [Double]) -> Double {
-    guard !values.isEmpty else { return .nan }
-    let sorted = values.sorted()
-    return sorted[sorted.count / 2]
+    let elapsed = nowNanoseconds() - start
+    let allocations = Int(allocationsSoFar() - allocationsBefore)
+    return Measurement(events: events, nanoseconds: elapsed, allocations: allocations)
 }
 
 /// Runs floor and library alternately `runs` times (which goes first alternates too) and
 /// prints the medians and their ratio.
+///
+/// In a threshold run it runs the library side only (`ThresholdRun.measure`) and records its
+/// allocations, unless the scenario is `counted: false` (its count depends on how threads
+/// interleave).
+@MainActor
 func compare(
-    _ name: String, _ title: String, goal: String,
+    _ name: String, _ title: String, goal: String, counted: Bool = true,
     floor: () -> Measurement, library: () -> Measurement
 ) {
     guard isChosen(name) else { return }
+    if let thresholdRun {
+        if counted {
+            thresholdRun.measure(name) {
+                let measurement = library()
+                return (measurement.events, measurement.allocations)
+            }
+        }
+        return
+    }
     var floors: [Measurement] = []
     var libraries: [Measurement] = []
     for rep in 0..<options.runs {
         let floorFirst = rep % 2 == 0
-        if floorFirst, options.only != "library" { floors.append(floor()) }
-        if options.only != "floor" { libraries.append(library()) }
-        if !floorFirst, options.only != "library" { floors.append(floor()) }
+        if floorFirst, options.runsFloor { floors.append(floor()) }
+        if options.runsLibrary { libraries.append(library()) }
+        if !floorFirst, options.runsFloor { floors.append(floor()) }
     }
     let floorTime = median(floors.map(\.nanosecondsPerEvent))
     let libraryTime = median(libraries.map(\.nanosecondsPerEvent))
@@ -428,74 +425,85 @@ compare("M", "flatMap(.merge), 100 inners, 1M inner sends", goal: "<= 1.5x") {
 
 // Contention: more sending threads than cores.
 for threads in [4, 16] {
-    compare("G\(threads)", "one signal, 1 observer, \(threads) threads, 2M", goal: "report") {
+    compare("G\(threads)", "one signal, 1 observer, \(threads) threads, 2M", goal: "report", counted: false) {
         func run<Lock: FloorLock>(_ source: FloorSource<Int, Lock>) -> Measurement {
             _ = source.add { sink.total &+= $0 }
             let sends = count(2_000_000) / threads
             let elapsed = runConcurrently(threads: threads) { _ in
                 for value in 0..<sends { source.send(value) }
             }
-            return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sends * threads), allocationsPerEvent: 0)
+            return Measurement(events: sends * threads, nanoseconds: elapsed, allocations: 0)
         }
-        return options.floorLock == "mutex"
+        return floorLock == "mutex"
             ? run(FloorSource<Int, StandardMutex>()) : run(FloorSource<Int, PthreadMutex>())
     } library: {
         let (signal, input) = Signal<Int>.pipe()
         let subscription = signal.observe { sink.total &+= $0 }
         defer { subscription.dispose() }
         let sends = count(2_000_000) / threads
-        let allocationsBefore = allocation_count()
+        let allocationsBefore = allocationsSoFar()
         let elapsed = runConcurrently(threads: threads) { _ in
             for value in 0..<sends { input.send(value) }
         }
         return Measurement(
-            nanosecondsPerEvent: Double(elapsed) / Double(sends * threads),
-            allocationsPerEvent: Double(allocation_count() - allocationsBefore) / Double(sends * threads))
+            events: sends * threads, nanoseconds: elapsed, allocations: Int(allocationsSoFar() - allocationsBefore))
     }
 
-    compare("H\(threads)", "property, 10 observers, \(threads) threads, 500k", goal: "report") {
+    compare("H\(threads)", "property, 10 observers, \(threads) threads, 500k", goal: "report", counted: false) {
         func run<Lock: FloorLock>(_ property: FloorProperty<Int, Lock>) -> Measurement {
             for _ in 0..<10 { property.add { sink.total &+= $0 } }
             let sets = count(500_000) / threads
             let elapsed = runConcurrently(threads: threads) { _ in
                 for value in 0..<sets { property.set(value) }
             }
-            return Measurement(nanosecondsPerEvent: Double(elapsed) / Double(sets * threads), allocationsPerEvent: 0)
+            return Measurement(events: sets * threads, nanoseconds: elapsed, allocations: 0)
         }
-        return options.floorLock == "mutex"
+        return floorLock == "mutex"
             ? run(FloorProperty(0, StandardMutex.self)) : run(FloorProperty(0, PthreadMutex.self))
     } library: {
         let property = MutableProperty(0)
         let subscriptions = (0..<10).map { _ in property.observe { sink.total &+= $0 } }
         defer { subscriptions.forEach { $0.dispose() } }
         let sets = count(500_000) / threads
-        let allocationsBefore = allocation_count()
+        let allocationsBefore = allocationsSoFar()
         let elapsed = runConcurrently(threads: threads) { _ in
             for value in 0..<sets { property.value = value }
         }
         return Measurement(
-            nanosecondsPerEvent: Double(elapsed) / Double(sets * threads),
-            allocationsPerEvent: Double(allocation_count() - allocationsBefore) / Double(sets * threads))
+            events: sets * threads, nanoseconds: elapsed, allocations: Int(allocationsSoFar() - allocationsBefore))
     }
 }
 
-if isChosen("F") && options.only != "floor" {
+/// Subscribes `live` observers and keeps them; returns the bytes and allocations they took.
+func keepSubscriptions(_ live: Int) -> (bytes: Int, allocations: Int) {
     let (signal, input) = Signal<Int>.pipe()
-    let live = count(1_000_000)
     var subscriptions: [Disposable] = []
     subscriptions.reserveCapacity(live)
-    let bytesBefore = allocated_bytes()
-    let allocationsBefore = allocation_count()
+    let bytesBefore = bytesAllocatedNow()
+    let allocationsBefore = allocationsSoFar()
     for _ in 0..<live {
         subscriptions.append(signal.observe { sink.total = $0 })
     }
-    let bytes = Double(allocated_bytes() - bytesBefore) / Double(live)
-    let allocations = Double(allocation_count() - allocationsBefore) / Double(live)
+    let bytes = Int(bytesAllocatedNow()) - Int(bytesBefore)
+    let allocations = Int(allocationsSoFar() - allocationsBefore)
     input.send(1)
-    print(
-        "F   " + "bytes per live subscription, 1M kept alive".padding(toLength: 44, withPad: " ", startingAt: 0)
-            + String(format: "%8.1f bytes, %5.2f allocs/subscribe (goal <= 200 bytes)", bytes, allocations))
     withExtendedLifetime(subscriptions) {}
+    return (bytes, allocations)
+}
+
+if isChosen("F") {
+    let live = count(1_000_000)
+    if let thresholdRun {
+        thresholdRun.measure("F") { (live, keepSubscriptions(live).allocations) }
+    } else if options.runsLibrary {
+        let (bytes, allocations) = keepSubscriptions(live)
+        print(
+            "F   " + "bytes per live subscription, 1M kept alive".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + String(
+                    format: "%8.1f bytes, %5.2f allocs/subscribe (goal <= 200 bytes)", Double(bytes) / Double(live),
+                    Double(allocations) / Double(live)))
+    }
 }
 
 if sink.total == 42 { print("") }
+thresholdRun?.finish()
