@@ -1,6 +1,8 @@
 import Foundation
 
-/// Why a call found nothing to run. Not-found is a value: the app shows it as a notice.
+/// Why a call found nothing to run.
+///
+/// Not-found is a value, never a crash: the app shows its ``description`` as a notice.
 public struct NotFound: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kinds of not-found.
     public enum Reason: Sendable, Equatable {
@@ -77,8 +79,18 @@ public final class TargetActions {
 
     init() {}
 
-    /// Answers `name` with `perform`. Only actions with `allowsRemoteCalls` may be called
-    /// from a URL: that is the allow-list.
+    /// Declares the action `name`, run by `perform`.
+    ///
+    /// Only actions with `allowsRemoteCalls` may be called from a URL: that is the
+    /// allow-list. Declaring a name again replaces its action.
+    ///
+    /// - Parameters:
+    ///   - name: The action's name, as callers and URLs spell it.
+    ///   - allowsRemoteCalls: Whether ``Mediator/open(url:)-(String)`` may run the action;
+    ///     native calls always may.
+    ///   - perform: Runs the action with the call's parameters and returns its value, or
+    ///     nil for ``MediatorOutcome/done``. It throws ``MediatorError/badParameters(_:)``
+    ///     to refuse its parameters; the caller gets a ``NotFound`` value saying why.
     public func on(
         _ name: String, allowsRemoteCalls: Bool = false,
         _ perform: @escaping (MediatorParameters) throws -> Any?
@@ -87,17 +99,20 @@ public final class TargetActions {
     }
 }
 
-/// A business module's entry point for the mediator: the only thing other modules reach.
+/// A business module's entry point for the mediator.
+///
+/// It is the only thing of a business module that other modules reach, through the
+/// module's category on ``Mediator``.
 public protocol MediatorTarget: AnyObject {
     /// Declares the actions this target answers.
     func registerActions(_ actions: TargetActions)
 }
 
-/// Lets business modules call each other without importing each other: by target and
-/// action name, natively or from a URL, through one path.
+/// Lets business modules call each other by target and action name, without imports.
 ///
-/// Each business module ships a target and a small typed extension (the "category"
-/// pattern), so callers never spell names; the app registers the targets:
+/// Calls come natively or from a URL and take one path. Each business module ships a
+/// target and a small typed extension (the "category" pattern), so callers never spell
+/// names; the app registers the targets:
 ///
 /// ```swift
 /// final class ListingTarget: MediatorTarget {
@@ -142,8 +157,15 @@ public final class Mediator: @unchecked Sendable {
     private var routes = RouteTable()
     private let patchStore: (any RoutePatchStore)?
 
-    /// A mediator for URLs of `scheme`. Valid route patches are kept in `patchStore`;
-    /// call `restoreStoredPatch()` once the targets are registered to apply the last one.
+    /// Creates a mediator for URLs of `scheme`.
+    ///
+    /// Call ``restoreStoredPatch()`` once the targets are registered to apply the last
+    /// stored route patch.
+    ///
+    /// - Parameters:
+    ///   - scheme: The URL scheme to answer, e.g. `homes`; compared without case.
+    ///   - patchStore: Where valid route patches are kept between launches; nil keeps
+    ///     none.
     public init(scheme: String, patchStore: (any RoutePatchStore)? = nil) {
         self.scheme = scheme.lowercased()
         self.patchStore = patchStore
@@ -151,8 +173,17 @@ public final class Mediator: @unchecked Sendable {
 
     // MARK: - Registration
 
-    /// Registers the target `name`, made by `make` on first use. With `keepsTarget`, the
-    /// target is made once and kept; otherwise each call gets a fresh one.
+    /// Registers the target `name`, made by `make` on first use.
+    ///
+    /// Registering a name again replaces its target; a target made for the older
+    /// registration is never kept for the newer one.
+    ///
+    /// - Parameters:
+    ///   - name: The target's name, as callers and URLs spell it.
+    ///   - keepsTarget: Whether the target is made once and kept; otherwise each call gets
+    ///     a fresh one.
+    ///   - make: Makes the target; called outside the mediator's lock, so it may call the
+    ///     mediator.
     public func register(target name: String, keepsTarget: Bool = true, _ make: @escaping () -> any MediatorTarget) {
         lock.lock()
         generations += 1
@@ -169,13 +200,29 @@ public final class Mediator: @unchecked Sendable {
 
     // MARK: - Calls
 
-    /// Runs `action` of `target` with `params`: a native call.
+    /// Runs `action` of `target` with `params` as a native call.
+    ///
+    /// A native call may run any action, allow-listed for URLs or not; a route patch may
+    /// still remap or disable it.
+    ///
+    /// - Parameters:
+    ///   - target: The registered target's name.
+    ///   - action: The action's name.
+    ///   - params: The call's parameters.
+    /// - Returns: The action's value, ``MediatorOutcome/done`` when it returned nothing,
+    ///   or a ``NotFound`` value saying why nothing ran.
     public func perform(target: String, action: String, params: MediatorParameters = [:]) -> MediatorOutcome {
         call(target: target, action: action, params: params, remote: false)
     }
 
-    /// Runs the call a URL names, `scheme://target/action?k=v`: a remote call. Only
-    /// allow-listed actions run; anything else is a `notFound` value.
+    /// Runs the call a URL names, `scheme://target/action?k=v`, as a remote call.
+    ///
+    /// Only actions declared with `allowsRemoteCalls` run; the query's values reach the
+    /// action as text.
+    ///
+    /// - Parameter url: The link, in this mediator's ``scheme``.
+    /// - Returns: The action's value, ``MediatorOutcome/done`` when it returned nothing,
+    ///   or a ``NotFound`` value for a malformed URL, a refused or unknown call.
     public func open(url: String) -> MediatorOutcome {
         guard let parsed = MediatorURL(url, scheme: scheme) else {
             return .notFound(NotFound(reason: .badURL, target: "", action: ""))
@@ -264,11 +311,16 @@ public final class Mediator: @unchecked Sendable {
         return routes
     }
 
-    /// Applies a route patch (JSON): every entry remaps a call to another target/action
-    /// (which must exist, be allow-listed for URLs, and not be disabled or remapped by the
-    /// same patch) or disables it with a message. A patch with any invalid entry, or older
-    /// than the one in force, is rejected whole, with an error naming the entry, and the
-    /// previous table stays. A valid patch is stored for the next start.
+    /// Replaces the route table in force with a route patch.
+    ///
+    /// Every entry of the patch remaps a call to another target/action (which must exist,
+    /// be allow-listed for URLs, and not be disabled or remapped by the same patch) or
+    /// disables it with a message. A valid patch is stored for the next start.
+    ///
+    /// - Parameter data: The patch, a JSON object with a `version` and `routes`.
+    /// - Throws: ``RoutePatchError``, naming the entry, when the patch is malformed, has an
+    ///   invalid entry, or is older than the one in force; the patch is rejected whole and
+    ///   the previous table stays.
     public func apply(patch data: Data) throws {
         patching.lock()
         defer { patching.unlock() }
@@ -287,7 +339,10 @@ public final class Mediator: @unchecked Sendable {
         patchStore?.save(data)
     }
 
-    /// Applies the stored patch, if any; an invalid stored patch is ignored (and reported).
+    /// Applies the stored route patch, if any.
+    ///
+    /// - Returns: Why the stored patch was rejected, or nil when it was applied or there
+    ///   is none. A rejected patch is ignored: the table stays as it was.
     @discardableResult
     public func restoreStoredPatch() -> RoutePatchError? {
         guard let data = patchStore?.load() else { return nil }

@@ -7,7 +7,7 @@ import Foundation
 public struct MediatorParameters: Sendable, ExpressibleByDictionaryLiteral {
     private var values: [String: [any Sendable]]
 
-    /// Parameters from `values`; each name has one value.
+    /// Creates parameters from `values`, one value for each name.
     public init(_ values: [String: any Sendable] = [:]) {
         self.values = values.mapValues { [$0] }
     }

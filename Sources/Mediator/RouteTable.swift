@@ -28,7 +28,7 @@ public protocol RoutePatchStore: Sendable {
     func save(_ patch: Data)
 }
 
-/// A route patch store in a file.
+/// A route patch store that keeps the patch in a file.
 ///
 /// A patch is written whole or not at all: into a temporary file in the same folder (named
 /// `.<file name>.<process id>.<random>.tmp`, which `load()` never reads), flushed to disk,
@@ -50,7 +50,9 @@ public struct FileRoutePatchStore: RoutePatchStore {
         try? Data(contentsOf: url)
     }
 
-    /// Replaces the stored patch with `patch`, in one step; on failure the previous one stays.
+    /// Replaces the stored patch with `patch` in one step.
+    ///
+    /// When the write fails the previous patch stays.
     public func save(_ patch: Data) {
         _ = replace(with: patch)
     }
