@@ -15,10 +15,11 @@
 // Safe to share: every stored property is a `let` of a Sendable type; the run in progress
 // is guarded by `lock`.
 public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendable {
-    /// Whether a run is in progress; notifies only when that changes.
+    /// Whether a run is in progress, notifying only when that changes.
     public let isExecuting: Property<Bool>
-    /// Whether `apply` would start a run now: enabled and not executing; notifies only
-    /// when that changes.
+    /// Whether `apply` would start a run now, notifying only when that changes.
+    ///
+    /// It is true while the action is enabled and not executing.
     public let isEnabled: Property<Bool>
     /// The output of each successful run.
     public let values: Signal<Output>
@@ -40,11 +41,15 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     /// A `cancel()` that came while a run was starting (executing, but not yet `current`).
     private var pendingCancel = false
 
-    /// Creates an action that runs `execute`, which must call its completion exactly once
-    /// (later calls are ignored), from any thread.
+    /// Creates an action whose runs call `execute` with a completion to call once.
     ///
     /// `cancel()` ends such a run at once; the work itself goes on and its result is
     /// dropped. Use `init(enabledIf:execute:)` with an async closure for work that stops.
+    ///
+    /// - Parameters:
+    ///   - isAllowed: Whether the action may start a run; always, when omitted.
+    ///   - execute: Does the work for an input and calls its completion exactly once, from
+    ///     any thread, with the output or the error; later calls are ignored.
     public convenience init(
         enabledIf isAllowed: Property<Bool> = Property(value: true),
         execute: @escaping @Sendable (Input, @escaping @Sendable (Result<Output, any Error>) -> Void) -> Void
@@ -58,9 +63,9 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         }
     }
 
-    /// Creates an action whose runs are tasks running `execute`; `cancel()` cancels the
-    /// task and ends the run with a `CancellationError`.
+    /// Creates an action whose runs are tasks running `execute`.
     ///
+    /// `cancel()` cancels the task and ends the run with a `CancellationError`.
     /// A run ends on the actor that applied it (the main actor, for UI code): `values` or
     /// `errors` and the `isExecuting` change are delivered there, in one step. In a test,
     /// ``run(_:isolation:)`` awaits the end; work that sleeps on a ``TestScheduler``'s
@@ -75,9 +80,10 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         }
     }
 
-    /// Creates an action over `state`: it is enabled while `isEnabled(state.value)` holds,
-    /// and each run's task gets the state's value at the moment the run starts (the same
-    /// value `isEnabled` approved), with the input.
+    /// Creates an action over `state`, enabled while `isEnabled(state.value)` holds.
+    ///
+    /// Each run's task gets the state's value at the moment the run starts (the same value
+    /// `isEnabled` approved), with the input.
     ///
     /// ReactiveSwift's `Action(state:enabledIf:execute:)`: for work that needs the screen's
     /// current state, such as a form's fields, without reading a property that may have
@@ -128,20 +134,24 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         (errors, errorsInput) = Signal.pipe()
     }
 
-    /// Starts a run with `input`; returns false (and does nothing) when disabled or
-    /// already executing.
+    /// Starts a run with `input`, unless the action is disabled or already executing.
+    ///
+    /// - Returns: Whether a run started; false means nothing was done.
     @discardableResult
     public func apply(_ input: Input, isolation: isolated (any Actor)? = #isolation) -> Bool {
         start(input, isolation: isolation, ended: nil) != nil
     }
 
-    /// Starts a run with `input` and waits for it to end: returns its output, or throws its
-    /// error (`CancellationError` when it is cancelled, by ``cancel()`` or by cancelling the
-    /// waiting task, which cancels the run). Throws ``ActionDisabledError`` at once when
-    /// the action is disabled or already executing.
+    /// Starts a run with `input` and waits for it to end.
     ///
     /// The run is the same as one started by ``apply(_:isolation:)``: `values` or `errors`
-    /// and `isExecuting` tell it too, and they have when this returns.
+    /// and `isExecuting` tell it too, and they have when this returns. Cancelling the
+    /// waiting task cancels the run.
+    ///
+    /// - Returns: The run's output.
+    /// - Throws: ``ActionDisabledError`` at once when the action is disabled or already
+    ///   executing; otherwise the run's error, `CancellationError` when it is cancelled
+    ///   (by ``cancel()`` or by cancelling the waiting task).
     ///
     /// ```swift
     /// let session = try await login.run(credentials)   // in a test: no waiting by hand
@@ -204,9 +214,11 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         return finish
     }
 
-    /// Ends the run in progress, if any: its work is stopped when it can be (an async
-    /// run's task is cancelled), `errors` gets a `CancellationError`, and `isExecuting`
-    /// turns false. A result the work delivers later is dropped.
+    /// Ends the run in progress, if any.
+    ///
+    /// The run's work is stopped when it can be (an async run's task is cancelled),
+    /// `errors` gets a `CancellationError`, and `isExecuting` turns false. A result the
+    /// work delivers later is dropped.
     public func cancel() {
         cancel(nil)
     }
@@ -225,7 +237,9 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
 }
 
 extension Action where Input == Void {
-    /// Starts a run; returns false (and does nothing) when disabled or already executing.
+    /// Starts a run, unless the action is disabled or already executing.
+    ///
+    /// - Returns: Whether a run started; false means nothing was done.
     @discardableResult
     public func apply(isolation: isolated (any Actor)? = #isolation) -> Bool {
         apply((), isolation: isolation)
@@ -237,8 +251,9 @@ extension Action where Input == Void {
     }
 }
 
-/// Thrown by ``Action/run(_:isolation:)`` when the action refuses to start: it is
-/// disabled, or a run is already in progress.
+/// Thrown by ``Action/run(_:isolation:)`` when the action refuses to start.
+///
+/// The action is disabled, or a run is already in progress.
 public struct ActionDisabledError: Error, CustomStringConvertible {
     /// Creates the error.
     public init() {}

@@ -1,6 +1,6 @@
-/// Whether tracked work is running, and the failure it last ended with: a screen's
-/// `isLoading` and `problem`, kept in one place instead of set by hand.
+/// Whether tracked work is running, and the failure it last ended with.
 ///
+/// It is a screen's `isLoading` and `problem`, kept in one place instead of set by hand.
 /// Wrap each request in ``track(_:)-(Producer<Value,Failure>)``; bind ``isRunning`` to a spinner and ``failure`` to
 /// an error line. One tracker may follow several kinds of work at once (it counts the
 /// runs in flight), as RxSwift apps use `ActivityIndicator` and `ErrorTracker`.
@@ -13,7 +13,7 @@
 /// ```
 // Safe to share: every stored property is a `let` of a Sendable type.
 public final class Activity<Failure: Error>: Sendable {
-    /// Whether a tracked run is in progress; notifies only when that changes.
+    /// Whether a tracked run is in progress, notifying only when that changes.
     public let isRunning: Property<Bool>
     /// The failure of the last tracked run that failed, until a tracked run starts again.
     public let failure: Property<Failure?>
@@ -29,9 +29,11 @@ public final class Activity<Failure: Error>: Sendable {
         failure = Property(lastFailure)
     }
 
-    /// The producer whose every run is tracked: counted as running from its start until
-    /// it ends or is disposed; starting clears ``failure``, failing sets it. Trackers are
-    /// told before the run's observer gets the event that ends it.
+    /// Returns `producer` with every run tracked by this activity.
+    ///
+    /// A run counts as running from its start until it ends or is disposed; starting
+    /// clears ``failure``, failing sets it. The tracker is told before the run's observer
+    /// gets the event that ends it.
     public func track<Value: Sendable>(_ producer: Producer<Value, Failure>) -> Producer<Value, Failure> {
         Producer { input in
             self.begin()
@@ -67,9 +69,10 @@ public final class Activity<Failure: Error>: Sendable {
 }
 
 extension Activity where Failure == any Error {
-    /// Follows `action` too: each of its runs counts as running while it executes, and its
-    /// error (a `CancellationError` when it is cancelled) becomes ``failure``, as for a
-    /// tracked producer, until the tracker is freed.
+    /// Tracks the runs of `action` too, until the tracker is freed.
+    ///
+    /// Each run counts as running while it executes, and its error (a `CancellationError`
+    /// when it is cancelled) becomes ``failure``, as for a tracked producer.
     ///
     /// ```swift
     /// let activity = Activity<any Error>()

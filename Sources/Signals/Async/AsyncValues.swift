@@ -1,7 +1,8 @@
 extension Signal where Value: Sendable {
-    /// The values sent from now on, as an `AsyncSequence` that ends when the signal
-    /// completes. Values are buffered until the consumer asks for them; ending the
-    /// iteration stops the observation.
+    /// The values sent from now on, as an `AsyncSequence`.
+    ///
+    /// The sequence ends when the signal completes. Values are buffered until the consumer
+    /// asks for them; ending the iteration stops the observation.
     ///
     /// ```swift
     /// for await query in searches.values { await search(query) }
@@ -19,8 +20,10 @@ extension Signal where Value: Sendable {
 }
 
 extension Property where Value: Sendable {
-    /// The current value, then every change, as an `AsyncSequence` that ends when the
-    /// property completes (when a ``MutableProperty`` is freed).
+    /// The current value, then every change, as an `AsyncSequence`.
+    ///
+    /// The sequence ends when the property completes (when a ``MutableProperty`` is
+    /// freed).
     public var values: AsyncStream<Value> {
         AsyncStream { continuation in
             let observation = node.core.addObservingCommitted(

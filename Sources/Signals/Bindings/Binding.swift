@@ -12,8 +12,9 @@ infix operator <~ : BindingPrecedence
 infix operator <~> : BindingPrecedence
 
 extension Property {
-    /// Calls `update` on the main actor with `target` and the current value at once, then
-    /// with every change, while `target` lives. `target` is held weakly: once it is gone
+    /// Calls `update` on the main actor with `target` and the current value, then every change.
+    ///
+    /// The binding lasts while `target` lives. `target` is held weakly: once it is gone
     /// the binding stops at the next change and frees `update`.
     ///
     /// A binding is made on the main actor, where views live, and always runs there: a
@@ -43,9 +44,10 @@ extension Property {
         return node.core.addObservingCommitted(made)
     }
 
-    /// Binds one field of a struct view model on the main actor: `update` gets the
-    /// field's current value, then each new value of it, skipping changes of the struct
-    /// that leave it equal.
+    /// Binds one field of a struct view model to `target` on the main actor.
+    ///
+    /// `update` gets the field's current value, then each new value of it, skipping
+    /// changes of the struct that leave it equal.
     ///
     /// ```swift
     /// viewModel.bind(\.title, to: header) { header, title in header.title = title }
@@ -61,9 +63,10 @@ extension Property {
 }
 
 extension Signal {
-    /// Calls `update` on the main actor with `target` and every value while `target`
-    /// lives. `target` is held weakly: once it is gone the binding stops at the next value
-    /// and frees `update`. Values sent on other threads are queued to the main actor, in
+    /// Calls `update` on the main actor with `target` and every value while `target` lives.
+    ///
+    /// `target` is held weakly: once it is gone the binding stops at the next value and
+    /// frees `update`. Values sent on other threads are queued to the main actor, in
     /// order.
     @MainActor @discardableResult
     public func bind<Target: AnyObject>(
@@ -89,8 +92,9 @@ private final class Unowned<Object: AnyObject>: @unchecked Sendable {
 }
 
 extension MutableProperty {
-    /// Sets `property` to every value `source` sends, while `property` lives, on the
-    /// thread that sends.
+    /// Sets `property` to every value `source` sends, while `property` lives.
+    ///
+    /// Each set happens on the thread that sends.
     @discardableResult
     public static func <~ (property: MutableProperty<Value>, source: Signal<Value>) -> Disposable {
         let target = WeakReference(property)
@@ -104,8 +108,9 @@ extension MutableProperty {
         return source.core.add(made)
     }
 
-    /// Sets `property` to the current value of `source` now, then to every change, on the
-    /// thread that makes the change.
+    /// Sets `property` to the current value of `source` now, then to every change.
+    ///
+    /// Each change is copied on the thread that makes it.
     @discardableResult
     public static func <~ (property: MutableProperty<Value>, source: Property<Value>) -> Disposable {
         let target = WeakReference(property)
@@ -120,10 +125,14 @@ extension MutableProperty {
         return source.node.core.addObservingCommitted(made)
     }
 
-    /// Keeps `left` and `right` equal: `left` takes `right`'s value now, then a change of
-    /// either is copied to the other exactly once. The copy is never echoed back, so the
-    /// binding cannot loop; when both sides are set at once from different threads, they
-    /// settle on the same value. Holds both properties weakly.
+    /// Keeps `left` and `right` equal, copying a change of either to the other.
+    ///
+    /// `left` takes `right`'s value now, then a change of either is copied to the other
+    /// exactly once. The copy is never echoed back, so the binding cannot loop; when both
+    /// sides are set at once from different threads, they settle on the same value. Holds
+    /// both properties weakly.
+    ///
+    /// - Returns: A disposable that ends the binding.
     @discardableResult
     public static func <~> (left: MutableProperty<Value>, right: MutableProperty<Value>) -> Disposable {
         let echoes = EchoCounter()

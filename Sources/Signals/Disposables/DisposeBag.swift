@@ -24,7 +24,7 @@ public final class DisposeBag: @unchecked Sendable {
         dispose()
     }
 
-    /// Adds `disposable` to the bag; it is disposed with the bag.
+    /// Adds `disposable` to the bag, to be disposed with it.
     public func insert(_ disposable: Disposable) {
         lock.withLock {
             if disposables.count >= pruneThreshold {
@@ -40,7 +40,9 @@ public final class DisposeBag: @unchecked Sendable {
         lock.withLock { disposables.reduce(0) { $0 + ($1.isDisposed ? 0 : 1) } }
     }
 
-    /// Disposes everything in the bag now and empties it; the bag stays usable.
+    /// Disposes everything in the bag now and empties it.
+    ///
+    /// The bag stays usable.
     public func dispose() {
         let taken = lock.withLock { () -> [Disposable] in
             defer { disposables = [] }

@@ -8,8 +8,10 @@ enum Either<Left, Right> {
 }
 
 extension Signal {
-    /// Emits a pair of the latest values of `first` and `second` whenever either sends,
-    /// once both have sent; completes when both have completed.
+    /// Emits a pair of the latest values of `first` and `second` whenever either sends.
+    ///
+    /// Nothing is sent until both have sent; the result completes when both have
+    /// completed.
     ///
     /// ```swift
     /// let form = Signal.combineLatest(usernames, passwords)   // Signal<(String, String)>
@@ -45,8 +47,9 @@ extension Signal {
 }
 
 extension Signal {
-    /// Emits a flat tuple of the latest values of `first` and every one of `others`
-    /// whenever any of them sends, once all have sent; completes when all have completed.
+    /// Emits a flat tuple of the latest values of `first` and `others` whenever any sends.
+    ///
+    /// Nothing is sent until all have sent; the result completes when all have completed.
     ///
     /// ```swift
     /// let form = Signal.combineLatest(names, passwords, agreements)   // Signal<(String, String, Bool)>

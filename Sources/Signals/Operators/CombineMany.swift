@@ -1,8 +1,8 @@
 extension Signal {
-    /// Emits an array of the latest values of all `signals`, in their order, whenever any
-    /// of them sends, once all have sent; completes when all have completed.
+    /// Emits an array of the latest values of all `signals`, in order, whenever any sends.
     ///
-    /// For a list whose length is known only at run time (one signal per row). An empty
+    /// Nothing is sent until all have sent; the result completes when all have completed.
+    /// It is for a list whose length is known only at run time (one signal per row). An empty
     /// list sends `[]` to its first observer, then completes, as ``init(value:)`` does: the
     /// combination of nothing is known at once (RxSwift completes without a value).
     ///
@@ -30,11 +30,10 @@ extension Signal {
         }
     }
 
-    /// Emits an array of the n-th values of all `signals`, in their order, once each has
-    /// sent its n-th value; completes when any has completed and no unpaired value of it
-    /// is left.
+    /// Emits an array of the n-th values of all `signals`, in order, once each has sent one.
     ///
-    /// An empty list sends `[]` to its first observer, then completes (RxSwift completes
+    /// The result completes when any input has completed and no unpaired value of it is
+    /// left. An empty list sends `[]` to its first observer, then completes (RxSwift completes
     /// without a value), so waiting for "every result" of no requests still answers.
     ///
     /// ```swift

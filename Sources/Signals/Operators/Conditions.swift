@@ -1,6 +1,7 @@
 extension Signal {
-    /// Forwards values while `predicate` holds; at the first value for which it does not,
-    /// completes without forwarding that value.
+    /// Forwards values while `predicate` holds, then completes.
+    ///
+    /// The first value for which `predicate` does not hold is not forwarded.
     ///
     /// ```swift
     /// let countdown = ticks.map { 10 - $0 }.take(while: { $0 >= 0 })
@@ -22,8 +23,10 @@ extension Signal {
         }
     }
 
-    /// Drops values while `predicate` holds, then forwards every value from the first one
-    /// for which it does not (`predicate` is not asked again).
+    /// Drops values while `predicate` holds, then forwards every value.
+    ///
+    /// Forwarding starts with the first value for which `predicate` does not hold;
+    /// `predicate` is not asked again.
     ///
     /// ```swift
     /// let typed = queries.skip(while: { $0.isEmpty })
@@ -72,9 +75,9 @@ extension Signal {
         }
     }
 
-    /// Forwards values until `bag` is disposed or freed, then completes: the signal lives
-    /// as long as the screen (or other owner) whose bag it is.
+    /// Forwards values until `bag` is disposed or freed, then completes.
     ///
+    /// The signal lives as long as the screen (or other owner) whose bag it is.
     /// The bag keeps only a small link to the signal, which lets go of the signal when the
     /// signal ends first (it completes, or is released with no observer left); the bag
     /// drops such spent links as it grows, so a bag that lives long does not pile them up.

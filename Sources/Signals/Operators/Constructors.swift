@@ -20,8 +20,7 @@ extension Signal {
         }
     }
 
-    /// A signal that sends the elements of `values`, in order, to its first observer, then
-    /// completes.
+    /// A signal that sends the elements of `values` to its first observer, then completes.
     ///
     /// The sequence is read once, when the signal is made, so it must be finite. As with
     /// ``init(value:)``, an observer that comes after the first gets the completion only.
@@ -38,7 +37,9 @@ extension Signal {
         }
     }
 
-    /// A signal that has already completed: every observer gets the completion at once.
+    /// A signal that has already completed.
+    ///
+    /// Every observer gets the completion at once.
     ///
     /// ```swift
     /// let details = selection.flatMapLatest { id in id.map(load) ?? .empty }
@@ -59,9 +60,9 @@ extension Signal {
 }
 
 extension Signal where Value == Int {
-    /// A signal that sends the number of each tick, 1, 2, 3 and so on, once every
-    /// `interval` on `scheduler`, and never completes.
+    /// A signal that sends the tick numbers 1, 2, 3… once every `interval` on `scheduler`.
     ///
+    /// The signal never completes.
     /// The ticks start when the first observer arrives (tick `n` falls `n * interval`
     /// later, without drift), are delivered on `scheduler`, and stop once the signal is
     /// released and its last observer has left; a signal that is still held keeps ticking.

@@ -1,6 +1,6 @@
-/// How ``Signal/flatMap(_:_:)-(_,(Value)->Signal<Output>)`` runs the inner signals it makes
-/// from each value: all at once, one at a time, only the newest, or only the first.
+/// How ``Signal/flatMap(_:_:)-(_,(Value)->Signal<Output>)`` runs the inner signals it makes.
 ///
+/// The inner signals run all at once, one at a time, only the newest, or only the first.
 /// A strategy is chosen per use; the names say what happens to a value that arrives while
 /// inner work is still running.
 public struct FlattenStrategy: Sendable, Equatable {
@@ -16,36 +16,51 @@ public struct FlattenStrategy: Sendable, Equatable {
     /// Runs every inner signal at once and forwards all their values (RxSwift's `flatMap`).
     public static let merge = FlattenStrategy(kind: .merge(limit: .max))
 
-    /// Runs at most `limit` inner signals at once; later values wait, in order, for a
-    /// running one to complete. A `limit` below 1 is taken as 1.
+    /// Runs at most `limit` inner signals at once.
+    ///
+    /// Later values wait, in order, for a running one to complete.
+    ///
+    /// - Parameter limit: How many inner signals may run at once; below 1 is taken as 1.
+    /// - Returns: The strategy; `merge(limit: 1)` is ``concat``.
     public static func merge(limit: Int) -> FlattenStrategy {
         FlattenStrategy(kind: .merge(limit: max(1, limit)))
     }
 
-    /// Runs one inner signal at a time, in the order of the values (`merge(limit: 1)`).
+    /// Runs one inner signal at a time, in the order of the values.
+    ///
+    /// It is `merge(limit: 1)`.
     public static let concat = merge(limit: 1)
 
-    /// Runs only the newest inner signal: a new value stops the running one
-    /// (``Signal/flatMapLatest(_:)-((Value)->Signal<Output>)``).
+    /// Runs only the newest inner signal.
+    ///
+    /// A new value stops the running one, as in
+    /// ``Signal/flatMapLatest(_:)-((Value)->Signal<Output>)``.
     public static let latest = FlattenStrategy(kind: .latest)
 
-    /// Runs an inner signal only when none is running: values that arrive meanwhile are
-    /// dropped (RxSwift's `flatMapFirst`), the guard against a double-tapped submit button.
+    /// Runs an inner signal only when none is running.
+    ///
+    /// Values that arrive meanwhile are dropped (RxSwift's `flatMapFirst`): the guard
+    /// against a double-tapped submit button.
     public static let first = FlattenStrategy(kind: .first)
 }
 
 extension Signal {
-    /// Maps each value to a signal and forwards the values of the inner signals, run as
-    /// `strategy` says. Completes when this signal has completed and no inner signal is
-    /// running or waiting.
+    /// Maps each value to a signal and forwards the inner signals' values.
+    ///
+    /// The inner signals run as `strategy` says. The result completes when this signal has
+    /// completed and no inner signal is running or waiting.
     ///
     /// `transform` runs when its inner signal is to start (for `.concat`, when the one
     /// before it completes), inside this operator's serialized deliveries. Values reach
     /// observers on the thread their inner signal sends them from. Once the result is
     /// released and its last observer has left (a view model that keeps the result keeps
     /// it going), every running inner signal is unsubscribed (its work stopped, if nothing
-    /// else observes it) and waiting values are dropped. Without a strategy, values are
-    /// merged, as RxSwift's and Combine's `flatMap` do.
+    /// else observes it) and waiting values are dropped.
+    ///
+    /// - Parameters:
+    ///   - strategy: How inner signals run; without one, values are merged, as RxSwift's
+    ///     and Combine's `flatMap` do.
+    ///   - transform: Makes the inner signal of a value.
     ///
     /// ```swift
     /// let saves = taps.flatMap(.first) { form.save() }   // a double tap saves once
@@ -65,8 +80,10 @@ extension Signal {
         }
     }
 
-    /// Maps each value to a producer and forwards the values of its runs, run as
-    /// `strategy` says (see ``flatMap(_:_:)-(_,(Value)->Signal<Output>)``).
+    /// Maps each value to a producer and forwards the values of its runs.
+    ///
+    /// The runs are started as `strategy` says (see
+    /// ``flatMap(_:_:)-(_,(Value)->Signal<Output>)``).
     public func flatMap<Output: Sendable>(
         _ strategy: FlattenStrategy = .merge,
         _ transform: @escaping @Sendable (Value) -> Producer<Output, Never>
@@ -74,10 +91,11 @@ extension Signal {
         flatMap(strategy) { transform($0).makeRun() }.successes()
     }
 
-    /// Maps each value to a producer that may fail and forwards the results of its runs,
-    /// run as `strategy` says: a failure arrives as a `.failure` value and ends that run
-    /// only, so the stream goes on with the next value. Split the results with
-    /// ``successes()`` and ``failures()``.
+    /// Maps each value to a producer that may fail and forwards the results of its runs.
+    ///
+    /// The runs are started as `strategy` says. A failure arrives as a `.failure` value
+    /// and ends that run only, so the stream goes on with the next value. Split the
+    /// results with ``successes()`` and ``failures()``.
     public func flatMap<Output: Sendable, Failure: Error>(
         _ strategy: FlattenStrategy = .merge,
         _ transform: @escaping @Sendable (Value) -> Producer<Output, Failure>
@@ -85,8 +103,9 @@ extension Signal {
         flatMap(strategy) { transform($0).makeRun() }
     }
 
-    /// Maps each value to a producer and forwards the values of the newest run only; a new
-    /// value stops the run before it (`flatMap(.latest, transform)`).
+    /// Maps each value to a producer and forwards the values of the newest run only.
+    ///
+    /// A new value stops the run before it: it is `flatMap(.latest, transform)`.
     ///
     /// ```swift
     /// let rows = queries.flatMapLatest { query in api.search(query).replaceError(with: []) }
@@ -97,8 +116,9 @@ extension Signal {
         flatMap(.latest, transform)
     }
 
-    /// Maps each value to a producer that may fail and forwards the results of the newest
-    /// run only, a failure as a `.failure` value (`flatMap(.latest, transform)`).
+    /// Maps each value to a producer that may fail and forwards the newest run's results.
+    ///
+    /// A failure arrives as a `.failure` value; it is `flatMap(.latest, transform)`.
     public func flatMapLatest<Output: Sendable, Failure: Error>(
         _ transform: @escaping @Sendable (Value) -> Producer<Output, Failure>
     ) -> Signal<Result<Output, Failure>> {

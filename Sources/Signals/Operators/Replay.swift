@@ -1,15 +1,17 @@
 extension Signal {
-    /// A signal that gives each new observer the last `count` values it delivered, oldest
-    /// first, then every value after them, and completes with this signal.
+    /// A signal that gives each new observer the last `count` values it delivered, then the rest.
     ///
+    /// The replayed values come oldest first, and the result completes with this signal.
     /// Like every operator it starts at its first observer, so it replays only what came
     /// after that. An observer that arrives after the completion gets the kept values, then
-    /// the completion. `count` of zero or less replays nothing.
+    /// the completion.
     ///
     /// The kept values are handed out in delivery order, so an observer added from inside
     /// an observer, or on another thread while values are being delivered, gets each value
     /// exactly once, in order: the ones delivered before its turn by replay, the others
     /// live.
+    ///
+    /// - Parameter count: How many of the last values to keep; zero or less replays nothing.
     ///
     /// ```swift
     /// let result = request.share(replay: 1)

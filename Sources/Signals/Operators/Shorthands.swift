@@ -9,7 +9,7 @@ extension Signal {
         map { _ in value }
     }
 
-    /// Forwards the completion only: the values are dropped.
+    /// Forwards the completion only, dropping the values.
     ///
     /// The result is a `Signal<Never>`, so its type says that no value can come, and no
     /// observer can be written that expects one; observe it with
@@ -25,8 +25,9 @@ extension Signal {
         }
     }
 
-    /// Pairs each value with the one before it; the first value only becomes the
-    /// `previous` of the second.
+    /// Pairs each value with the one before it.
+    ///
+    /// The first value is not sent: it only becomes the `previous` of the second.
     ///
     /// ```swift
     /// let moves = positions.combinePrevious()   // (previous: 1, current: 2), (2, 3), …

@@ -9,10 +9,9 @@ import Synchronization
 #endif
 
 extension Signal {
-    /// Runs `value` and `completed` as the events pass, before this signal's observers get
-    /// them; the values and the completion go on unchanged.
+    /// Runs `value` and `completed` as the events pass, before this signal's observers get them.
     ///
-    /// The closures run once per event, however many observers there are, on the thread
+    /// The values and the completion go on unchanged. The closures run once per event, however many observers there are, on the thread
     /// that delivers it, from the moment the first observer arrives.
     ///
     /// ```swift
@@ -37,14 +36,17 @@ extension Signal {
         }
     }
 
-    /// Writes a line for each event of this signal, `label` first, then passes the events
-    /// on unchanged: `started` when the first observer arrives, `value(…)` for each value,
+    /// Writes a line for each event of this signal, then passes the events on unchanged.
+    ///
+    /// The lines are `started` when the first observer arrives, `value(…)` for each value,
     /// `completed`, and `disposed` when the signal lets go of its source without having
     /// completed (its last observer left after it was released).
     ///
-    /// Each line goes to `log`, on the thread that delivers the event; by default it is
-    /// written to standard error. Pass your own function to send it elsewhere, or to
-    /// capture it in a test.
+    /// - Parameters:
+    ///   - label: The text each line starts with.
+    ///   - log: Receives each line, on the thread that delivers the event; by default it
+    ///     writes to standard error. Pass your own function to send the lines elsewhere,
+    ///     or to capture them in a test.
     ///
     /// ```swift
     /// let results = queries.logEvents("query").flatMapLatest(search)

@@ -1,5 +1,7 @@
 extension Signal {
-    /// Forwards the first `count` values, then completes. `take(first: 0)` completes at once.
+    /// Forwards the first `count` values, then completes.
+    ///
+    /// `take(first: 0)` completes at once.
     public func take(first count: Int) -> Signal<Value> {
         derived { output in
             guard count > 0 else {

@@ -38,17 +38,21 @@ extension Signal {
         }
     }
 
-    /// Emits a value once the source has been quiet for `interval` (trailing edge): each
-    /// new value restarts the timer and replaces the waiting one. On completion a waiting
-    /// value is emitted, then the completion. Every event is delivered on `scheduler`.
+    /// Emits a value once the source has been quiet for `interval` (trailing edge).
+    ///
+    /// Each new value restarts the timer and replaces the waiting one. On completion a
+    /// waiting value is emitted, then the completion. Every event is delivered on
+    /// `scheduler`.
     public func debounce(_ interval: Duration, on scheduler: Scheduler) -> Signal<Value> {
         timed(TimingState(interval: interval, scheduler: scheduler, leading: false))
     }
 
-    /// Emits at most one value per `interval`: the first value without delay, then the
-    /// latest value received during the interval when it ends. On completion a waiting
-    /// value is emitted, then the completion. Every event is delivered on `scheduler`, the
-    /// first value too: synchronously only when the scheduler runs actions at once (an
+    /// Emits at most one value per `interval`.
+    ///
+    /// The first value goes without delay, then the latest value received during the
+    /// interval when it ends. On completion a waiting value is emitted, then the
+    /// completion. Every event is delivered on `scheduler`, the first value too:
+    /// synchronously only when the scheduler runs actions at once (an
     /// ``ImmediateScheduler``); a ``TestScheduler`` delivers it on its next `advance`.
     public func throttle(_ interval: Duration, on scheduler: Scheduler) -> Signal<Value> {
         timed(TimingState(interval: interval, scheduler: scheduler, leading: true))

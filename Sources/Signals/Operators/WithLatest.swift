@@ -1,17 +1,23 @@
 extension Signal {
-    /// Pairs each value with the latest value of `sampled`; values that arrive before
-    /// `sampled` has sent anything are dropped. Completes with this signal.
+    /// Pairs each value with the latest value of `sampled`.
+    ///
+    /// Values that arrive before `sampled` has sent anything are dropped. The result
+    /// completes with this signal.
     public func withLatest<Sampled: Sendable>(from sampled: Signal<Sampled>) -> Signal<(Value, Sampled)> {
         withLatest(from: sampled) { ($0, $1) }
     }
 
-    /// Pairs each value with the current value of `property` (a ``MutableProperty`` works too).
+    /// Pairs each value with the current value of `property`.
+    ///
+    /// A ``MutableProperty`` works too.
     public func withLatest<Sampled: Sendable>(from property: Property<Sampled>) -> Signal<(Value, Sampled)> {
         withLatest(from: property) { ($0, $1) }
     }
 
-    /// Combines each value with the latest value of `sampled` using `combine`; values that
-    /// arrive before `sampled` has sent anything are dropped. Completes with this signal.
+    /// Combines each value with the latest value of `sampled` using `combine`.
+    ///
+    /// Values that arrive before `sampled` has sent anything are dropped. The result
+    /// completes with this signal.
     ///
     /// ```swift
     /// let submissions = submitTaps.withLatest(from: drafts) { _, draft in draft }
@@ -38,7 +44,8 @@ extension Signal {
     }
 
     /// Combines each value with the current value of `property` using `combine`.
-    /// Completes with this signal.
+    ///
+    /// The result completes with this signal.
     ///
     /// ```swift
     /// let logins = loginTaps.withLatest(from: credentials) { _, credentials in credentials }
@@ -52,11 +59,10 @@ extension Signal {
         }
     }
 
-    /// Sends the latest value of this signal each time `trigger` sends, the same value
-    /// again if nothing newer came; nothing while this signal has sent nothing. Completes
-    /// when `trigger` completes.
+    /// Sends the latest value of this signal each time `trigger` sends.
     ///
-    /// It is `trigger.withLatest(from: self) { _, value in value }`: pressing "Submit" twice
+    /// The same value goes again if nothing newer came; nothing goes while this signal has
+    /// sent nothing. The result completes when `trigger` completes. It is `trigger.withLatest(from: self) { _, value in value }`: pressing "Submit" twice
     /// submits the form twice. ReactiveSwift's `sample(on:)` also sends a value again,
     /// but completes only once both signals have; RxSwift's `sample` sends each value at
     /// most once and, when the trigger completes, a value not sent yet before completing.

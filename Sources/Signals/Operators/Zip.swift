@@ -1,6 +1,7 @@
 extension Signal {
-    /// Pairs the n-th value of `first` with the n-th value of `second`; completes when
-    /// either has completed and no unpaired value of it is left.
+    /// Pairs the n-th value of `first` with the n-th value of `second`.
+    ///
+    /// The result completes when either has completed and no unpaired value of it is left.
     public static func zip<Other: Sendable>(
         _ first: Signal<Value>,
         _ second: Signal<Other>
@@ -35,8 +36,10 @@ extension Signal {
 }
 
 extension Signal {
-    /// Emits a flat tuple of the n-th values of `first` and every one of `others`;
-    /// completes when any input has completed and no unpaired value of it is left.
+    /// Emits a flat tuple of the n-th values of `first` and every one of `others`.
+    ///
+    /// The result completes when any input has completed and no unpaired value of it is
+    /// left.
     ///
     /// ```swift
     /// let rows = Signal.zip(ids, titles, prices)   // Signal<(Int, String, Int)>

@@ -1,7 +1,7 @@
-/// Work that can run again: each ``start(value:failed:completed:)`` runs it anew, and a run
-/// sends values, then ends with completion or with one failure of type `Failure`.
+/// Work that can run again, each run ending with completion or one typed failure.
 ///
-/// A ``Signal`` is hot: its work runs once, for everyone, and it never fails, so one
+/// Each ``start(value:failed:completed:)`` runs the work anew, and a run sends values,
+/// then ends with completion or with one failure of type `Failure`. A ``Signal`` is hot: its work runs once, for everyone, and it never fails, so one
 /// failed request cannot end a search screen's stream of queries. A producer is the other
 /// half: the description of a request, cold until started, with a typed error. Retrying
 /// it, falling back or timing it out makes a new producer; flattening it into a signal
@@ -17,7 +17,8 @@
 ///
 /// Disposing a run stops its work: the task of an `async` producer is cancelled, and
 /// nothing more is delivered once `dispose()` has returned, except a callback another
-/// thread had already begun (contract 4.2a).
+/// thread had already begun (4.2a in <doc:Contract>; section 7 there has the rules of
+/// failure and work that runs again).
 public struct Producer<Value: Sendable, Failure: Error>: Sendable {
     /// Makes the signal of one new run: its values as `.success`, a failure as one last
     /// `.failure`, then completion. The run starts when the signal is first observed.
@@ -29,9 +30,11 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
 
     /// A producer whose every run calls `start` with the input of that run.
     ///
-    /// `start` returns a disposable that stops the run's work; it is disposed once, when
-    /// the run ends (by completion or failure) or is disposed. The work must keep `input`
-    /// while it may send: freeing it completes the run.
+    /// The work must keep `input` while it may send: freeing it completes the run.
+    ///
+    /// - Parameter start: Starts one run's work and returns a disposable that stops it;
+    ///   that disposable is disposed once, when the run ends (by completion or failure)
+    ///   or is disposed.
     ///
     /// ```swift
     /// let download = Producer<Data, DownloadError> { input in
@@ -48,9 +51,10 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
         makeRun = { Signal { input in start(Input(base: input)) } }
     }
 
-    /// A producer whose every run calls `operation` in a new task: the run sends what it
-    /// returns and completes, or fails with what it throws. Disposing the run cancels the
-    /// task.
+    /// A producer whose every run calls `operation` in a new task.
+    ///
+    /// The run sends what `operation` returns and completes, or fails with what it throws.
+    /// Disposing the run cancels the task.
     ///
     /// The closure says what it throws, and the producer takes that as its `Failure`.
     /// Swift 6 infers `any Error` for a closure that does not say, even where the
@@ -97,8 +101,16 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    /// Starts a new run: `value` gets each value, then `failed` gets the failure or
-    /// `completed` is called, on the thread that sends. Disposing the result stops the run.
+    /// Starts a new run of the work.
+    ///
+    /// The closures are called on the thread that sends.
+    ///
+    /// - Parameters:
+    ///   - value: Gets each value of the run.
+    ///   - failed: Gets the failure that ends the run.
+    ///   - completed: Called when the run ends successfully.
+    /// - Returns: A disposable that stops the run; after `dispose()` returns nothing more
+    ///   is delivered.
     @discardableResult
     public func start(
         value: @escaping @Sendable (Value) -> Void,
@@ -123,9 +135,10 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    /// A signal of one new run's results, each value as `.success` and a failure as one
-    /// last `.failure` before completion; the run starts when the signal is first observed
-    /// and stops once it is released and nobody observes it.
+    /// A signal of one new run's results, values as `.success` and a failure as `.failure`.
+    ///
+    /// A failure is the last value before completion. The run starts when the signal is
+    /// first observed and stops once the signal is released and nobody observes it.
     public func signal() -> Signal<Result<Value, Failure>> {
         makeRun()
     }
@@ -141,7 +154,9 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
             base.send(.success(value))
         }
 
-        /// Ends the run with `failure`; nothing sent after this call is delivered.
+        /// Ends the run with `failure`.
+        ///
+        /// Nothing sent after this call is delivered.
         public func send(failure: Failure) {
             base.core.sendLast(.failure(failure))
         }
@@ -161,8 +176,14 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
 }
 
 extension Producer where Failure == Never {
-    /// Starts a new run: `value` gets each value and `completed` is called at its end, on
-    /// the thread that sends. Disposing the result stops the run.
+    /// Starts a new run of work that cannot fail.
+    ///
+    /// The closures are called on the thread that sends.
+    ///
+    /// - Parameters:
+    ///   - value: Gets each value of the run.
+    ///   - completed: Called when the run ends.
+    /// - Returns: A disposable that stops the run.
     @discardableResult
     public func start(
         value: @escaping @Sendable (Value) -> Void,

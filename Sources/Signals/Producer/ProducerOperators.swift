@@ -5,7 +5,9 @@ extension Producer {
         return Producer<Output, Failure> { base.makeRun().map { $0.map(transform) } }
     }
 
-    /// Transforms the failure with `transform`, for a caller that speaks another error type.
+    /// Transforms the failure with `transform`.
+    ///
+    /// Use it for a caller that speaks another error type.
     public func mapError<NewFailure: Error>(
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Producer<Value, NewFailure> {
@@ -30,9 +32,10 @@ extension Producer {
         }
     }
 
-    /// On a failure, goes on with the producer `handler` makes from it: the run's values
-    /// so far stay delivered, then those of the new producer follow, and its end ends the
-    /// run.
+    /// On a failure, goes on with the producer `handler` makes from it.
+    ///
+    /// The run's values so far stay delivered, then those of the new producer follow, and
+    /// its end ends the run.
     ///
     /// ```swift
     /// let listings = api.listings().catch { _ in cache.listings() }
@@ -48,18 +51,19 @@ extension Producer {
         }
     }
 
-    /// Runs the work again after a failure, up to `count` more times; the failure of the
-    /// last attempt ends the run. Values of failed attempts stay delivered.
+    /// Runs the work again after a failure, up to `count` more times.
     ///
-    /// Each attempt is a new run of this producer, started at once on the thread that
-    /// delivered the failure.
+    /// The failure of the last attempt ends the run. Values of failed attempts stay
+    /// delivered. Each attempt is a new run of this producer, started at once on the
+    /// thread that delivered the failure.
     public func retry(upTo count: Int) -> Producer<Value, Failure> {
         retrying(upTo: count, pause: nil)
     }
 
-    /// Runs the work again `delay` after a failure, on `scheduler`, up to `count` more
-    /// times; the failure of the last attempt ends the run. Every event of the run is
-    /// delivered on `scheduler`.
+    /// Runs the work again `delay` after a failure, up to `count` more times.
+    ///
+    /// The failure of the last attempt ends the run. Every event of the run is delivered
+    /// on `scheduler`, and the waits are measured on it.
     ///
     /// ```swift
     /// let page = api.page(1).retry(upTo: 3, after: .seconds(2), on: QueueScheduler.main)
@@ -77,8 +81,10 @@ extension Producer {
         }
     }
 
-    /// Fails the run with `failure` unless it has ended `interval` after it started; the
-    /// work is then stopped. Every event of the run is delivered on `scheduler`.
+    /// Fails the run with `failure` unless it has ended `interval` after it started.
+    ///
+    /// A run that times out has its work stopped. Every event of the run is delivered on
+    /// `scheduler`.
     ///
     /// On an ``ImmediateScheduler``, where every delay is zero, a run that does not end at
     /// once times out at once: test timeouts on a ``TestScheduler``.

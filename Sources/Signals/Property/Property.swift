@@ -104,8 +104,9 @@ public class Property<Value: Sendable>: @unchecked Sendable {
         node.signal
     }
 
-    /// Calls `action` with the current value at once, then with every change, on the
-    /// thread that makes the change.
+    /// Calls `action` with the current value at once, then with every change.
+    ///
+    /// Changes are delivered on the thread that makes them.
     ///
     /// The current value is delivered on the calling thread before `action` is
     /// registered, so it never waits for a delivery in progress (nor makes one wait); a
@@ -163,7 +164,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         node.core.sendCompleted()
     }
 
-    /// The current value; setting it notifies every observer.
+    /// The current value, which notifies every observer when set.
     @inlinable
     public override var value: Value {
         get { node.read() }

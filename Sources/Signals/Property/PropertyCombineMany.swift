@@ -1,7 +1,7 @@
 extension Property {
     /// A property of the values of all `properties`, in their order, as one array.
     ///
-    /// For a list whose length is known only at run time (one property per row). Glitch-free
+    /// It is for a list whose length is known only at run time (one property per row). Glitch-free
     /// like ``combineLatest(_:_:)-4z2jp``: one change of a source shared by several inputs
     /// produces one emission, never an intermediate array. Completes when every input has
     /// completed. The combination of an empty list is `[]`, for good (a completed property).
@@ -13,8 +13,9 @@ extension Property {
         combinedList(properties, equality: nil)
     }
 
-    /// A property of the values of all `properties`, in their order, as one array; with
-    /// `Equatable` inputs it notifies only when the array actually changes.
+    /// A property of the values of all `properties`, in their order, as one array.
+    ///
+    /// With `Equatable` inputs it notifies only when the array actually changes.
     public static func combineLatest(_ properties: [Property<Value>]) -> Property<[Value]> where Value: Equatable {
         combinedList(properties, equality: { ($0 as? Value) == ($1 as? Value) })
     }

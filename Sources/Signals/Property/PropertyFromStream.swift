@@ -14,9 +14,10 @@ extension Property {
         self.init(node: storage.node, sources: [storage, DisposedWithOwner(subscription)])
     }
 
-    /// A property whose value is that of the property `transform` makes from this one's
-    /// value: it follows that property's changes until this one changes, then follows
-    /// the property made from the new value.
+    /// A property that follows the property `transform` makes from this one's value.
+    ///
+    /// It follows that property's changes until this one changes, then follows the
+    /// property made from the new value.
     ///
     /// ```swift
     /// let rows: Property<[Row]> = selectedFolder.flatMapLatest { folder in folder.rows }
@@ -32,10 +33,10 @@ extension Property {
         return Property<Output>(initial: transform(value).value, then: followed)
     }
 
-    /// A signal of the current value, then every change: each observer first gets the
-    /// value current when it starts observing (``signal`` carries the changes only).
+    /// A signal of the current value, then every change.
     ///
-    /// For operators that need a value before the first change, in place of
+    /// Each observer first gets the value current when it starts observing (``signal``
+    /// carries the changes only). It is for operators that need a value before the first change, in place of
     /// `property.signal.prefix(value: property.value)`, whose prefix is the value when the
     /// chain was built:
     ///

@@ -6,17 +6,20 @@ extension Property {
         mapped(transform, isEquivalent: nil)
     }
 
-    /// A property whose value is `transform` of this one's; it notifies only when the
-    /// result differs from the last one it notified, so derived state never repeats
-    /// itself (an observer that writes back cannot loop on equal values).
+    /// A property whose value is `transform` of this one's, notifying only real changes.
+    ///
+    /// It notifies only when the result differs from the last one it notified, so derived
+    /// state never repeats itself (an observer that writes back cannot loop on equal
+    /// values).
     public func map<Output: Sendable & Equatable>(
         _ transform: @escaping @Sendable (Value) -> Output
     ) -> Property<Output> {
         mapped(transform, isEquivalent: ==)
     }
 
-    /// A property with the same value that notifies only when `isEquivalent` says the
-    /// new value differs from the last one it notified.
+    /// A property with the same value that notifies only when `isEquivalent` sees a change.
+    ///
+    /// `isEquivalent(last, new)` compares the new value with the last one it notified.
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
         mapped({ $0 }, isEquivalent: isEquivalent)
     }
@@ -52,10 +55,9 @@ extension Property {
         return Property<Output>(node: derived, sources: [self])
     }
 
-    /// A property of the latest values of `first` and every one of `others`, as one flat
-    /// tuple: `Property.combineLatest(a, b, c)` is a `Property<(A, B, C)>`.
+    /// A property of the latest values of `first` and every one of `others`, as a flat tuple.
     ///
-    /// One change of a source shared by several inputs produces one emission, never an
+    /// `Property.combineLatest(a, b, c)` is a `Property<(A, B, C)>`. One change of a source shared by several inputs produces one emission, never an
     /// intermediate combination. Completes when every input has completed.
     ///
     /// ```swift
@@ -69,8 +71,9 @@ extension Property {
         combined(first, repeat each others, equalities: nil)
     }
 
-    /// A property of the latest values of `first` and every one of `others`; with
-    /// `Equatable` inputs it notifies only when the combination actually changes.
+    /// A property of the latest values of `first` and every one of `others`, as a flat tuple.
+    ///
+    /// With `Equatable` inputs it notifies only when the combination actually changes.
     public static func combineLatest<each Other: Sendable & Equatable>(
         _ first: Property<Value>,
         _ others: repeat Property<each Other>
@@ -80,9 +83,10 @@ extension Property {
         return combined(first, repeat each others, equalities: equalities)
     }
 
-    /// A property of the current values of `first` and every one of `others`, then of
-    /// their n-th changes paired: it changes once each input has changed once more.
-    /// Completes when the pairing can go on no longer (see `Signal.zip`).
+    /// A property of the current values of `first` and `others`, then of their n-th changes.
+    ///
+    /// It changes once each input has changed once more. It completes when the pairing
+    /// can go on no longer (see `Signal.zip`).
     ///
     /// ```swift
     /// let steps = Property.zip(question, answer)   // (question, its answer), turn by turn
@@ -101,8 +105,10 @@ extension Property {
         return Property<(Value, repeat each Other)>(node: zipped.node, sources: sources)
     }
 
-    /// A property that follows this one, taking each new value and notifying its
-    /// observers on `scheduler` (the current value is taken at once).
+    /// A property that follows this one, taking each change on `scheduler`.
+    ///
+    /// The current value is taken at once; each new value is taken, and its observers
+    /// notified, on `scheduler`.
     ///
     /// ```swift
     /// let shown = logic.state.observe(on: MainScheduler())   // changes only on the main actor

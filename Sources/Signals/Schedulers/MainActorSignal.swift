@@ -1,7 +1,6 @@
-/// A signal that delivers on the main actor, so its observers are main-actor code: what
-/// `signal.observe(on: MainScheduler())` returns.
+/// A signal that delivers on the main actor, so its observers are main-actor code.
 ///
-/// The habit of Rx code, `observe(on: MainScheduler.instance)` then subscribe, works here
+/// It is what `signal.observe(on: MainScheduler())` returns. The habit of Rx code, `observe(on: MainScheduler.instance)` then subscribe, works here
 /// and the compiler still checks it: the closure given to ``observe(_:)`` is `@MainActor`,
 /// so it may update views, and a `@Sendable` closure could not (see "Isolation" in
 /// <doc:Contract>). It is the same as calling ``Signal/observeOnMainActor(_:)`` on the
@@ -11,8 +10,7 @@
 /// results.observe(on: MainScheduler()).observe { rows in table.rows = rows }   // table is @MainActor
 /// ```
 public struct MainActorSignal<Value: Sendable>: Sendable {
-    /// The signal this one wraps, delivering every value and the completion on the main
-    /// actor, in order.
+    /// The wrapped signal, which delivers every value and the completion on the main actor.
     public let signal: Signal<Value>
 
     init(_ signal: Signal<Value>) {
@@ -25,8 +23,9 @@ public struct MainActorSignal<Value: Sendable>: Sendable {
         signal.observeOnMainActor(action)
     }
 
-    /// Calls `update` on the main actor with `target` and every value while `target` lives
-    /// (see ``Signal/bind(to:_:)``).
+    /// Calls `update` on the main actor with `target` and every value while `target` lives.
+    ///
+    /// See ``Signal/bind(to:_:)``.
     @MainActor @discardableResult
     public func bind<Target: AnyObject>(
         to target: Target,
@@ -37,8 +36,10 @@ public struct MainActorSignal<Value: Sendable>: Sendable {
 }
 
 extension Signal {
-    /// Delivers every value and the completion on the main actor, in order, to observers
-    /// that are main-actor code: the result's `observe` takes a `@MainActor` closure.
+    /// Delivers every value and the completion on the main actor, in order.
+    ///
+    /// The result's observers are main-actor code: its `observe` takes a `@MainActor`
+    /// closure.
     ///
     /// ```swift
     /// titles.observe(on: MainScheduler()).observe { title in header.text = title }

@@ -22,8 +22,9 @@ public final class MainScheduler: Scheduler {
     /// Time since the scheduler was created, on the continuous clock.
     public var now: Duration { ContinuousClock.now - start }
 
-    /// Runs `action` on the main actor: at once when called there with nothing queued,
-    /// otherwise after everything this scheduler queued before it.
+    /// Runs `action` on the main actor, after everything this scheduler queued before it.
+    ///
+    /// Called on the main actor with nothing queued, the action runs at once.
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
         let task = ScheduledAction(action)

@@ -35,7 +35,7 @@ public final class ImmediateScheduler: Scheduler {
         return DisposedDisposable.shared
     }
 
-    /// Runs `action` now: the delay is ignored.
+    /// Runs `action` now, ignoring the delay.
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
         schedule(action)

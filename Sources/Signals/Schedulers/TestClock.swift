@@ -1,7 +1,7 @@
-/// A `Clock` that reads the virtual time of a ``TestScheduler``: async code that sleeps on
-/// it waits for the test to advance the scheduler, with no real waiting.
+/// A `Clock` that reads the virtual time of a ``TestScheduler``.
 ///
-/// Get one from ``TestScheduler/clock``. A sleep on it is an entry of the scheduler, due at
+/// Async code that sleeps on it waits for the test to advance the scheduler, with no real
+/// waiting. Get one from ``TestScheduler/clock``. A sleep on it is an entry of the scheduler, due at
 /// its deadline, so sleeps and the scheduler's actions (a `debounce`, a `delay`) share one
 /// timeline: `advance(by:)` ends them in the order of their due times, ties in the order
 /// they were scheduled.
@@ -26,28 +26,9 @@
 /// polling.cancel()
 /// ```
 ///
-/// Why a clock beside the scheduler rather than the scheduler itself: a `Clock` reads its
-/// time as an `Instant` (`now`), while a ``Scheduler`` reads it as the `Duration` since it
-/// was created (also `now`); one type cannot have both, and changing ``Scheduler/now``
-/// would change every scheduler. The clock holds nothing of its own: it is a view of the
-/// scheduler, and any number of them may be made.
-///
-/// What is guaranteed, and what is not:
-/// - `advance` resumes each sleep that is due by the new time, in order; a sleep is never
-///   resumed before its deadline.
-/// - A task started with `Task(executorPreference: scheduler)` goes on running inside
-///   `advance`, right after its sleep ends: when `advance` returns, it has run as far as
-///   it can (see ``TestScheduler/enqueue(_:)``).
-/// - Any other task goes on running on its own executor once its sleep is resumed,
-///   concurrently with the test, and a task just started may not have reached its sleep
-///   when the test advances. For those, ``waitForSleepers(count:)`` waits, without
-///   polling, until the sleeps the test expects are registered; after `advance`, await
-///   what the task does next (its `value`, or its next sleep).
-///
-/// There is no `async` `advance` that yields until resumed tasks "have run": yielding
-/// cannot tell when code on another executor has done its next step, so it would promise
-/// only what the scheduler executor already does exactly (and an `async` overload of
-/// `advance` would make every `scheduler.advance` written in async code need `await`).
+/// The clock holds nothing of its own: it is a view of the scheduler, and any number of
+/// them may be made. What `advance` guarantees for a sleeping task, what it does not, and
+/// why the clock is a type beside the scheduler are in "Virtual time" in <doc:Contract>.
 public struct TestClock: Clock {
     /// A moment of a ``TestScheduler``'s virtual time.
     public struct Instant: InstantProtocol {
@@ -75,7 +56,7 @@ public struct TestClock: Clock {
     /// The scheduler's current virtual time.
     public var now: Instant { Instant(offset: scheduler.now) }
 
-    /// Zero: virtual time has no granularity.
+    /// The clock's resolution, zero because virtual time has no granularity.
     public var minimumResolution: Duration { .zero }
 
     /// Suspends until the scheduler's virtual time reaches `deadline`.
@@ -83,12 +64,13 @@ public struct TestClock: Clock {
     /// Schedules the end of the sleep on the scheduler at `deadline`; the `advance` (or
     /// `run`) that reaches it resumes the sleep, in turn with the actions and other sleeps
     /// due then. Returns at once when `deadline` has already been reached (is not later
-    /// than ``now``). Throws `CancellationError`, at once, when the task is cancelled
-    /// before or during the sleep, and removes the sleep from the scheduler.
+    /// than ``now``).
     ///
     /// - Parameters:
     ///   - deadline: The virtual time to wake at.
     ///   - tolerance: Ignored: virtual time is exact.
+    /// - Throws: `CancellationError`, at once, when the task is cancelled before or during
+    ///   the sleep; the sleep is then removed from the scheduler.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         if deadline.offset <= scheduler.now { return }
@@ -108,11 +90,14 @@ public struct TestClock: Clock {
         }
     }
 
-    /// The sleeps waiting on this clock: started, and neither resumed nor cancelled.
+    /// The number of sleeps waiting on this clock.
+    ///
+    /// A sleep waits from when it starts until it is resumed or cancelled.
     public var sleeperCount: Int { scheduler.sleeperCount }
 
-    /// Returns once at least `count` sleeps wait on this clock (at once if they already
-    /// do).
+    /// Returns once at least `count` sleeps wait on this clock.
+    ///
+    /// It returns at once when they already do.
     ///
     /// Use it before advancing when the code under test sleeps in a task that does not run
     /// on the scheduler: the task may not have reached its sleep yet, and advancing first

@@ -1,5 +1,4 @@
-/// A scheduler with virtual time, for deterministic tests of timing operators and of async
-/// code that sleeps.
+/// A scheduler with virtual time, for deterministic tests of timing and of async code.
 ///
 /// Nothing runs until the test advances time; `advance(by:)` runs every action due at or
 /// before the new time, in time order (ties in the order they were scheduled), including
@@ -45,7 +44,9 @@ public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
     /// The current virtual time.
     public var now: Duration { lock.withLock { current } }
 
-    /// Schedules `action` at the current virtual time; it runs on the next `advance` or `run`.
+    /// Schedules `action` at the current virtual time.
+    ///
+    /// The action runs on the next `advance` or `run`.
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
         schedule(after: .zero, action)
@@ -62,28 +63,17 @@ public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
         return task
     }
 
-    /// Keeps a job of a task that prefers this executor; it runs on the next `advance` or
-    /// `run`, at the virtual time of that moment.
+    /// Keeps a job of a task that prefers this executor, to run on the next `advance` or `run`.
     ///
-    /// Start a task with `Task(executorPreference: scheduler) { ... }` (its child tasks,
-    /// `async let` and task groups, inherit the preference; a `Task { }` made inside it does
-    /// not). While `advance` or `run` is running, jobs run before the next scheduled action,
-    /// in the order they arrived: when an action or a sleep on ``clock`` resumes such a
-    /// task, the task's code runs right there, at that action's virtual time and before
-    /// the actions due after it or with it but scheduled later.
+    /// Start a task with `Task(executorPreference: scheduler) { ... }`; its code then runs
+    /// inside `advance`, at the virtual time of the action or sleep that resumed it. When
+    /// `advance(by:)` returns, every such task has run as far as it can. What is
+    /// guaranteed, what is not (code on another executor), and the one thing never to do
+    /// (await on this executor from the code that advances it) are in "Virtual time" in
+    /// <doc:Contract>.
     ///
-    /// Guaranteed: when `advance(by:)` returns, every such task has run until it waits
-    /// for a time still to come (a sleep on ``clock``), has finished, or waits for
-    /// something that is not on this scheduler. Not guaranteed: code on another executor
-    /// (an actor such as the main actor, a `Task { }` without the preference) runs
-    /// concurrently in real time; a task coming back from it is queued whenever it comes
-    /// back and runs on the next `advance`. Await such work (its `value`, or
-    /// ``TestClock/waitForSleepers(count:)``) before advancing.
-    ///
-    /// Never await on this executor from the code that advances it (for example with
-    /// `withTaskExecutorPreference(scheduler)` around the test): the job would wait for an
-    /// `advance` that cannot come. A scheduler freed with jobs still queued leaves their
-    /// tasks suspended for good.
+    /// - Parameter job: The task's job; it runs at the virtual time of the moment it is
+    ///   run.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         lock.withLock { jobs.append(job) }
@@ -95,7 +85,9 @@ public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
         runActions(until: target)
     }
 
-    /// Moves the clock to `time` (if it is later than now), running every action due by then.
+    /// Moves the clock to `time`, running every action due by then.
+    ///
+    /// A `time` not later than ``now`` leaves the clock where it is and runs what is due.
     public func advance(to time: Duration) {
         runActions(until: max(time, now))
     }
@@ -105,8 +97,9 @@ public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
         runActions(until: nil)
     }
 
-    /// Whether any action that has not been cancelled, or any job of a task, is waiting to
-    /// run.
+    /// Whether an action or a task's job is waiting to run.
+    ///
+    /// Cancelled actions do not count.
     public var hasPendingActions: Bool {
         lock.withLock { !jobs.isEmpty || entries.contains { !$0.action.isDisposed } }
     }

@@ -64,15 +64,15 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
         core.add(MainActorObserver(extract: { $0 }, action))
     }
 
-    /// Calls `action` once when the signal completes (at once if it already has), on the
-    /// thread that completes it.
+    /// Calls `action` once when the signal completes, on the thread that completes it.
+    ///
+    /// When the signal has already completed, `action` runs at once.
     @inlinable @discardableResult
     public func observeCompleted(_ action: @escaping @Sendable () -> Void) -> Disposable {
         core.add(ClosureObserver(onValue: nil, onCompleted: action))
     }
 
-    /// A signal driven by work that starts when the first observer arrives and stops when
-    /// nobody listens any more.
+    /// A signal driven by work that starts at the first observer and stops when nobody listens.
     ///
     /// `start` runs once, on the thread of the first `observe` (after that observer is
     /// registered, so it misses nothing the work sends), and gets the input to send on.
@@ -84,7 +84,10 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
     /// left. `flatMapLatest` over such signals stops the work it switches away from.
     ///
     /// The work must keep `input` for as long as it may send: freeing the input completes
-    /// the signal, which stops the work at once.
+    /// the signal, which stops the work at once. See "Lifetimes" in <doc:Contract>.
+    ///
+    /// - Parameter start: Starts the work with the input to send on and returns a
+    ///   disposable that stops it.
     ///
     /// ```swift
     /// let results = Signal<Page> { input in
@@ -98,9 +101,10 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
         core.onStart { [unowned core] in core.addUpstream(start(Input(core: core))) }
     }
 
-    /// A signal of the values `operation` sends, produced by a task that starts when the
-    /// first observer arrives; the signal completes when `operation` returns, and the task
-    /// is cancelled once nobody listens any more (as with `init(_:)`).
+    /// A signal of the values `operation` sends from a task started at the first observer.
+    ///
+    /// The signal completes when `operation` returns, and the task is cancelled once nobody
+    /// listens any more (as with `init(_:)`).
     ///
     /// The task is an ordinary `Task`: in a test on a ``TestScheduler`` whose `clock` the
     /// operation sleeps on, `clock.waitForSleepers()` tells when it has reached its sleep,
@@ -139,15 +143,18 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
             core.sendCompleted()
         }
 
-        /// Delivers `value` to every observer; dropped after completion.
+        /// Delivers `value` to every observer.
         ///
-        /// Sending from inside an observer queues the value behind the current delivery.
+        /// A value sent after completion is dropped. Sending from inside an observer
+        /// queues the value behind the current delivery.
         @inlinable
         public func send(_ value: Value) {
             core.send(value)
         }
 
-        /// Completes the signal; later values are dropped.
+        /// Completes the signal.
+        ///
+        /// Values sent later are dropped.
         public func sendCompleted() {
             core.sendCompleted()
         }
