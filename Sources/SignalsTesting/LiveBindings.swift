@@ -1,9 +1,9 @@
 import Signals
 
-/// Fails the test if `object`, or anything it holds, still keeps a live binding: a
-/// `Disposable` that is not disposed, or a `DisposeBag` with live disposables.
+/// Fails the test if `object`, or anything it holds, still keeps a live binding.
 ///
-/// Use it after tearing a screen down to prove its controller let go of everything.
+/// A live binding is a `Disposable` that is not disposed, or a `DisposeBag` with live
+/// disposables. Use it after tearing a screen down to prove its controller let go of everything.
 /// The search follows stored properties (of classes, structs, enums, optionals and
 /// collections) but does not look inside the library's own objects (signals, inputs,
 /// properties, actions, schedulers), whose observers belong to whoever observes them.

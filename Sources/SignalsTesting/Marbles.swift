@@ -21,7 +21,14 @@ public struct MarbleDiagram<Value> {
     /// The events of the diagram with the frame each falls on.
     public let events: [(frame: Int, event: RecordedEvent<Value>)]
 
-    /// Parses `diagram`; returns nil (with `error`) for unbalanced groups or unknown values.
+    /// Parses `diagram` into its events and their frames.
+    ///
+    /// - Parameters:
+    ///   - diagram: The timeline, one character per frame.
+    ///   - values: The value of each value character; with strings, a character missing
+    ///     from the table stands for itself.
+    ///   - error: Set to what is wrong when the diagram has unbalanced groups or unknown
+    ///     values; the events may then be incomplete. Left as it was otherwise.
     public init(parsing diagram: String, values: [Character: Value], error: inout String?) {
         var events: [(frame: Int, event: RecordedEvent<Value>)] = []
         var frame = 0

@@ -1,7 +1,7 @@
 import Foundation
 import Signals
 
-/// One event a recorder saw: a value or the completion.
+/// One event a recorder saw, a value or the completion.
 public enum RecordedEvent<Value> {
     /// A value.
     case value(Value)
@@ -129,7 +129,9 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
         events.contains { if case .completed = $0 { return true } else { return false } }
     }
 
-    /// Stops recording; later events are not recorded.
+    /// Stops recording.
+    ///
+    /// Later events are not recorded.
     public func stop() {
         let subscription = lock.locked { self.subscription }
         subscription?.dispose()

@@ -202,7 +202,8 @@ extension Recorder {
     ///
     /// Values recorded before the call count: a value sent before the await began is
     /// found at once. This is the way to await a value a signal may send before the test
-    /// reaches its `await`: record the signal first.
+    /// reaches its `await`: record the signal first. The rules all waits share (timeout,
+    /// failure, isolation) are in <doc:HowWaitsWork>.
     ///
     /// ```swift
     /// let pages = loader.pages.record()
@@ -210,22 +211,14 @@ extension Recorder {
     /// let page = try await pages.first { $0.number == 1 }
     /// ```
     ///
-    /// When the timeout passes, or the completion is recorded, before such a value, the
-    /// test fails with what was recorded and the call throws a ``WaitError``; cancelling
-    /// the awaiting task ends the wait with `CancellationError`.
-    ///
     /// `predicate` runs once per value, in order, on the thread that records it (or the
-    /// caller's, for values recorded before the call). The wait begins in the caller's
-    /// `isolation`, so whatever the caller's actor runs once it awaits comes after the wait
-    /// listens.
+    /// caller's, for values recorded before the call); `timeout` is five seconds unless
+    /// given.
     ///
-    /// `timeout` is five seconds unless given, for every wait: a missing value costs
-    /// seconds, not a hung test, and work on the cooperative pool still gets a thread in
-    /// time while a whole suite runs on a two-core machine (there, this package's own
-    /// suite kept detached tasks waiting for more than two seconds).
-    ///
-    /// Named as `AsyncSequence` names it; a signal's and a property's `first(where:)` are
-    /// the same wait, counted from the call and from the current value.
+    /// - Returns: The first such value.
+    /// - Throws: ``WaitError`` after failing the test, when the timeout passes or the
+    ///   completion is recorded before such a value; `CancellationError` when the
+    ///   awaiting task is cancelled.
     @discardableResult
     public func first(
         where predicate: @escaping @Sendable (Value) -> Bool,
@@ -271,11 +264,13 @@ extension Recorder {
         }
     }
 
-    /// Awaits the recorded completion (returns at once if it has been recorded).
+    /// Awaits the recorded completion.
     ///
-    /// Read ``values`` afterwards for what came before it. When the timeout passes first,
-    /// the test fails with what was recorded and the call throws a ``WaitError``;
-    /// cancelling the awaiting task ends the wait with `CancellationError`.
+    /// Returns at once if the completion has been recorded. Read ``values`` afterwards for
+    /// what came before it.
+    ///
+    /// - Throws: ``WaitError`` after failing the test with what was recorded, when the
+    ///   timeout passes first; `CancellationError` when the awaiting task is cancelled.
     public func completion(
         timeout: Duration = .seconds(5),
         isolation: isolated (any Actor)? = #isolation,
@@ -303,9 +298,10 @@ extension Signal {
     ///
     /// The wait observes the signal when called, in the caller's isolation, before it
     /// suspends: a value sent before the call is not seen, one sent once the caller
-    /// awaits is (from another task, or from the caller's actor). To await a value that
-    /// may be sent before the `await` is reached, record the signal first and use the
-    /// recorder's ``Recorder/first(where:timeout:isolation:fileID:filePath:line:column:)``.
+    /// awaits is. To await a value that may be sent before the `await` is reached, record
+    /// the signal first and use the recorder's
+    /// ``Recorder/first(where:timeout:isolation:fileID:filePath:line:column:)``. The rules
+    /// all waits share are in <doc:HowWaitsWork>.
     ///
     /// ```swift
     /// let results = queries.map { "\($0) by the river" }
@@ -313,13 +309,12 @@ extension Signal {
     /// #expect(try await results.next() == "loft by the river")
     /// ```
     ///
-    /// Only signals have `next()`: a property's values start with its current value, which
-    /// needs no waiting (`property.signal.next()` awaits its next change), and a recorder
-    /// counts from its first event (its `first(where:)` and `values(count:)` say which).
+    /// `timeout` is five seconds unless given.
     ///
-    /// When the `timeout` (five seconds unless given) passes or the signal completes first,
-    /// the test fails with what was received and the call throws a ``WaitError``;
-    /// cancelling the awaiting task ends the wait with `CancellationError`.
+    /// - Returns: The value.
+    /// - Throws: ``WaitError`` after failing the test with what was received, when the
+    ///   timeout passes or the signal completes first; `CancellationError` when the
+    ///   awaiting task is cancelled.
     public func next(
         timeout: Duration = .seconds(5),
         isolation: isolated (any Actor)? = #isolation,
@@ -389,11 +384,13 @@ extension Signal {
         }
     }
 
-    /// Awaits the signal's completion (returns at once if it has completed).
+    /// Awaits the signal's completion.
     ///
-    /// Values sent meanwhile are not kept: record the signal to read them. When the
-    /// timeout passes first, the test fails with what was received and the call throws a
-    /// ``WaitError``; cancelling the awaiting task ends the wait with `CancellationError`.
+    /// Returns at once if the signal has completed. Values sent meanwhile are not kept:
+    /// record the signal to read them.
+    ///
+    /// - Throws: ``WaitError`` after failing the test with what was received, when the
+    ///   timeout passes first; `CancellationError` when the awaiting task is cancelled.
     public func completion(
         timeout: Duration = .seconds(5),
         isolation: isolated (any Actor)? = #isolation,
@@ -415,21 +412,25 @@ extension Signal {
 // MARK: - Property
 
 extension Property {
-    /// The first value of the property that satisfies `predicate`, its current value
-    /// included: returns at once, without suspending, when the current value does.
+    /// The first value of the property that satisfies `predicate`, its current value included.
+    ///
+    /// Returns at once, without suspending, when the current value does.
     ///
     /// ```swift
     /// viewModel.load()
     /// try await viewModel.isLoading.first { $0 == false }
     /// ```
     ///
-    /// `predicate` runs once per value, in order: on the caller's thread for the current
-    /// value, then on the thread that changes the property. When the timeout passes, or
-    /// the property completes (a `MutableProperty` freed, a constant property at once),
-    /// before such a value, the test fails with every value received and the call throws a
-    /// ``WaitError``; cancelling the awaiting task ends the wait with `CancellationError`.
-    /// `timeout` is five seconds unless given. The wait begins in the caller's `isolation`:
-    /// a change the caller's actor makes once it awaits is seen.
+    /// The wait begins in the caller's `isolation`: a change the caller's actor makes once
+    /// it awaits is seen (see <doc:HowWaitsWork>). `predicate` runs once per value, in
+    /// order: on the caller's thread for the current value, then on the thread that
+    /// changes the property. `timeout` is five seconds unless given.
+    ///
+    /// - Returns: The first such value.
+    /// - Throws: ``WaitError`` after failing the test with every value received, when the
+    ///   timeout passes or the property completes (a `MutableProperty` freed, a constant
+    ///   property at once) before such a value; `CancellationError` when the awaiting
+    ///   task is cancelled.
     @discardableResult
     public func first(
         where predicate: @escaping @Sendable (Value) -> Bool,
@@ -449,9 +450,9 @@ extension Property {
         }
     }
 
-    /// The property's current value, then its next changes: `count` values in all,
-    /// awaited. It fails and throws like
-    /// ``first(where:timeout:isolation:fileID:filePath:line:column:)``.
+    /// The property's current value, then its next changes: `count` values in all, awaited.
+    ///
+    /// It fails and throws like ``first(where:timeout:isolation:fileID:filePath:line:column:)``.
     ///
     /// There is no `completion()` for a property: a `MutableProperty` completes only
     /// when it is freed, which awaiting it would prevent. Record it, let it go, and await
