@@ -114,7 +114,10 @@ public final class Database: @unchecked Sendable {
     /// observation (see `observeCommits`).
     private var commits: (output: Signal<[TableChange]>, input: Signal<[TableChange]>.Input)?
 
-    /// A database at `path`; nothing is opened until first use. Prefer ``DatabasePool``.
+    /// Creates a database for the file at `path`, opened on first use.
+    ///
+    /// Prefer ``DatabasePool``, which gives every part of the app the same connection for a
+    /// file.
     public init(path: String) {
         self.path = path
     }
@@ -124,9 +127,11 @@ public final class Database: @unchecked Sendable {
         if let handle { sqlite3_close_v2(handle) }
     }
 
-    /// Closes the connection now, unless a transaction is open on it; a transaction on
-    /// another thread is waited for. The next use opens the file again. For a clean exit:
-    /// closing the last connection folds the write-ahead log back into the file.
+    /// Closes the connection now, unless a transaction is open on it.
+    ///
+    /// A transaction on another thread is waited for. The next use opens the file again.
+    /// Use it for a clean exit: closing the last connection folds the write-ahead log back
+    /// into the file.
     public func close() {
         lock.lock()
         defer { lock.unlock() }
@@ -137,8 +142,9 @@ public final class Database: @unchecked Sendable {
         handle = nil
     }
 
-    /// Whether the database is open read-only: its file or folder is write-protected.
-    /// Opens it if it is not open yet.
+    /// Whether the database is open read-only because its file or folder is write-protected.
+    ///
+    /// Reading it opens the database if it is not open yet.
     public var isReadOnly: Bool {
         get throws {
             try locked { sqlite3_db_readonly(try connection(), "main") == 1 }
@@ -174,6 +180,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Quotes `identifier` (a table or column name) for SQL, whatever characters it holds.
+    ///
     /// Every `"` byte is doubled, so a quote followed by a combining mark is escaped too.
     public static func quote(_ identifier: String) -> String {
         let quote = UInt8(ascii: "\"")
@@ -198,8 +205,17 @@ public final class Database: @unchecked Sendable {
 
     // MARK: - Transactions
 
-    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
-    /// Nested calls join the outer transaction.
+    /// Runs `body` in a transaction, committed if it returns and rolled back if it throws.
+    ///
+    /// Nested calls join the outer transaction. The transaction holds the connection for
+    /// its whole body, so other threads wait.
+    ///
+    /// - Parameters:
+    ///   - kind: How the transaction begins; `.deferred` unless given.
+    ///   - body: The work, given this database.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, after the rollback, or a ``DatabaseError`` when the
+    ///   transaction cannot begin or commit.
     @discardableResult
     public func transaction<Result>(_ kind: TransactionKind = .deferred, _ body: (Database) throws -> Result) throws
         -> Result
@@ -820,8 +836,9 @@ public final class Database: @unchecked Sendable {
     }
 }
 
-/// One ``Database`` per file, shared: every part of the app that names the same file gets
-/// the same serialized connection.
+/// One shared ``Database`` per file.
+///
+/// Every part of the app that names the same file gets the same serialized connection.
 // Safe to share: `databases` is touched only under `lock`.
 public final class DatabasePool: @unchecked Sendable {
     /// The app-wide pool.

@@ -6,10 +6,11 @@ import Foundation
 /// modules sharing a database never coordinate numbers: a migration is applied when its
 /// identifier is not in the database's ledger yet.
 public struct Migration: Sendable {
-    /// How the database's ledger knows this migration: unique among the migrations of a
-    /// database, and never changed once shipped.
+    /// The name the database's ledger knows this migration by.
+    ///
+    /// It is unique among the migrations of a database, and never changed once shipped.
     public let identifier: String
-    /// The change; it runs inside the migration's own transaction.
+    /// The change, run inside the migration's own transaction.
     public let apply: @Sendable (Database) throws -> Void
 
     /// A migration known as `identifier` that makes the change `apply`.
@@ -19,9 +20,11 @@ public struct Migration: Sendable {
     }
 }
 
-/// Applies the migrations not applied yet, in the order given, each in its own
-/// transaction, recording their identifiers in the table `schema_migrations`. A failed
-/// migration is rolled back and stops the run: the ones before it stay applied.
+/// Applies the migrations not applied yet, in the order given.
+///
+/// Each runs in its own transaction, and its identifier is recorded in the table
+/// `schema_migrations`. A failed migration is rolled back and stops the run: the ones
+/// before it stay applied.
 ///
 /// ```swift
 /// try Migrator(FavoritesDataCenter.migrations + OperationLogDataCenter.migrations).migrate(database)
@@ -49,7 +52,12 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Applies every migration not applied yet; returns the identifiers of those it applied.
+    /// Applies every migration not applied yet, in order.
+    ///
+    /// - Parameter database: The database to migrate.
+    /// - Returns: The identifiers of the migrations it applied.
+    /// - Throws: The error of the failed migration, which is rolled back; the migrations
+    ///   before it stay applied.
     @discardableResult
     public func migrate(_ database: Database) throws -> [String] {
         var seen = Set<String>()

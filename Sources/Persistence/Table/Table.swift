@@ -50,8 +50,9 @@ public struct TableIndex: Sendable, Equatable {
     }
 }
 
-/// One SQLite table with weak logic: what it holds and the checks rows must pass. It is
-/// created on first use; every operation binds its values. Table and column names are
+/// One SQLite table with weak logic: what it holds and the checks rows must pass.
+///
+/// It is created on first use; every operation binds its values. Table and column names are
 /// compared by their exact UTF-8 bytes, as SQLite compares them. A column the table does
 /// not have is an error naming it, whether passed by name or double-quoted in a condition
 /// (SQLite never reads `"colour"` as the text 'colour').
@@ -93,8 +94,10 @@ extension Table {
 
     private var quotedName: String { database.quotedName(of: name) }
 
-    /// Creates the table and its indexes if they do not exist, and checks that an existing
-    /// table has the declared columns. Every operation calls it first; it runs once.
+    /// Creates the table and its indexes if they do not exist.
+    ///
+    /// It also checks that an existing table has the declared columns. Every operation
+    /// calls it first; it runs once.
     public func prepare() throws {
         try database.prepareTable(named: name) {
             let definitions = columns.map { column -> String in
@@ -133,7 +136,9 @@ extension Table {
         }
     }
 
-    /// The committed changes of this table (see `Database.changes(of:)`). To keep a value
+    /// The committed changes of this table.
+    ///
+    /// See `Database.changes(of:)`. To keep a value
     /// in sync with the rows, use ``observe(_:)``, which cannot miss a commit.
     public var changes: Signal<TableChange> {
         database.changes(of: name)
