@@ -23,11 +23,17 @@ public struct EditorState: Sendable {
     public var buffer: LineBuffer
     /// The prompt shown while not searching.
     public var prompt: String
+    /// The history entries that start with the line, kept from key to key.
+    public var suggestions: HistorySuggestion
+    /// The rest of the line suggested after it ("" for none): worked out by the
+    /// controller after each key, on a colour screen with the cursor at the end.
+    public var suggestion = ""
 
     /// A line being edited after `prompt`.
     public init(buffer: LineBuffer = LineBuffer(), prompt: String) {
         self.buffer = buffer
         self.prompt = prompt
+        suggestions = HistorySuggestion(history: buffer.history)
     }
 }
 
@@ -82,6 +88,7 @@ public final class LineEditorController {
             }
         }
         let outcome = next.buffer.apply(key, complete: screen.value.completions)
+        Self.suggest(in: &next, on: screen.value)
         state.value = next
         return outcome
     }
@@ -126,6 +133,8 @@ public final class LineEditorController {
         var next = state.value
         next.buffer.history = history
         next.prompt = prompt
+        next.suggestions = HistorySuggestion(history: history)
+        Self.suggest(in: &next, on: screen.value)
         state.value = next
         // Drawn by the binding if the view model changed; else drawn here.
         drawing.drawIfForgotten(viewModel.value)
@@ -169,6 +178,60 @@ public final class LineEditorController {
     }
 }
 
+extension LineEditorController {
+    /// The longest word looked at for a completion suggested: longer ones get none, so
+    /// a key never reads more of the line than this around its start and end.
+    static let longestCompletedWord = 256
+
+    /// Works out `state.suggestion`: the rest of the newest history entry that starts with
+    /// the line or, failing that, of the first completion of its last word; only on a
+    /// colour screen, not while searching, with the cursor at the end of a line.
+    static func suggest(in state: inout EditorState, on screen: EditorScreen) {
+        let buffer = state.buffer
+        guard screen.colors, buffer.search == nil, !buffer.text.isEmpty, buffer.cursor == buffer.text.count else {
+            state.suggestion = ""
+            return
+        }
+        state.suggestions.update(to: buffer.text)
+        let fromHistory = state.suggestions.suggestion
+        state.suggestion = fromHistory.isEmpty ? completionSuggestion(for: buffer.text, screen: screen) : fromHistory
+    }
+
+    /// The rest of the first completion of the last word of `text`, "" for none.
+    ///
+    /// The completions are asked with a line of at most three words standing for `text`:
+    /// its first word, the word before the last and the last (what a completer needs to
+    /// know which command's arguments are typed), so a long line is not read whole.
+    static func completionSuggestion(for text: LineText, screen: EditorScreen) -> String {
+        let limit = longestCompletedWord
+        func wordStart(before end: Int) -> Int? {
+            var start = end
+            while start > 0, text[start - 1] != " " {
+                start -= 1
+                if end - start > limit { return nil }
+            }
+            return start
+        }
+        guard let lastStart = wordStart(before: text.count), lastStart < text.count else { return "" }
+        let word = text.string(in: lastStart..<text.count)
+        var shortened = word
+        if lastStart > 0 {
+            let previousStart = wordStart(before: lastStart - 1) ?? max(0, lastStart - 1 - limit)
+            let previous = text.string(in: previousStart..<(lastStart - 1))
+            shortened = previous + " " + word
+            if previousStart > 0 {
+                var firstEnd = 0
+                while firstEnd < min(previousStart - 1, limit), text[firstEnd] != " " { firstEnd += 1 }
+                shortened = text.string(in: 0..<firstEnd) + " " + shortened
+            }
+        }
+        for candidate in screen.completions(shortened) where candidate.count > word.count && candidate.hasPrefix(word) {
+            return String(candidate.dropFirst(word.count))
+        }
+        return ""
+    }
+}
+
 extension EditorViewModel {
     /// What `state` shows on `screen`: the search's prompt and match while searching,
     /// else the prompt, the line and, on a colour terminal with the cursor at the end of
@@ -177,24 +240,7 @@ extension EditorViewModel {
         let display = state.buffer.display(prompt: state.prompt)
         self.init(prompt: display.prompt, text: display.text, cursor: display.cursor)
         if screen.colors && state.buffer.search == nil && display.cursor == display.text.count {
-            suggestion = Self.suggestion(for: display.text, history: state.buffer.history, screen: screen)
+            suggestion = state.suggestion
         }
-    }
-
-    /// The rest of the newest history entry that starts with `text` or, failing that, of
-    /// the first completion of its last word; "" for none. Lines longer than any entry
-    /// kept get none (so a key on a long line never reads it whole).
-    static func suggestion(for text: LineText, history: [String], screen: EditorScreen) -> String {
-        guard !text.isEmpty, text.count < LineHistory.maximumLineLength else { return "" }
-        let line = String(text)
-        for entry in history.reversed() where entry.hasPrefix(line) && entry.utf8.count > line.utf8.count {
-            return String(entry.dropFirst(text.count))
-        }
-        let word = line.split(separator: " ", omittingEmptySubsequences: false).last ?? ""
-        guard !word.isEmpty else { return "" }
-        for candidate in screen.completions(line) where candidate.count > word.count && candidate.hasPrefix(word) {
-            return String(candidate.dropFirst(word.count))
-        }
-        return ""
     }
 }

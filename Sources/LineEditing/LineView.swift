@@ -45,8 +45,10 @@ public final class LineView {
         let model = colors ? model : EditorViewModel(prompt: model.prompt, text: model.text, cursor: model.cursor)
         var output = ""
         var from: Int?
+        var typed: Range<Int>?
         if let drawn, drawn.prompt == model.prompt, width == drawnWidth {
             from = Self.firstChange(from: drawn, to: model)
+            typed = Self.typedOverSuggestion(from: drawn, to: model)
         } else {
             // Everything again, from the prompt's row.
             if drawn != nil && at.row > 0 { output += "\u{1B}[\(at.row)A" }
@@ -61,11 +63,15 @@ public final class LineView {
             drawnWidth = width
             from = 0
         }
-        let suggestion = Array(model.suggestion)
         if let from {
-            output += draw(model, suggestion: suggestion, from: from, width: width)
+            if let typed, from == typed.lowerBound {
+                // Only the characters typed changed style: the rest of the suggestion stays.
+                output += draw(model, from: from, upTo: typed.upperBound, width: width)
+            } else {
+                output += draw(model, from: from, upTo: nil, width: width)
+            }
         }
-        output += move(to: position(of: model.cursor, in: model, suggestion: suggestion, width: width))
+        output += move(to: position(of: model.cursor, in: model, width: width))
         drawn = model
         return output
     }
@@ -110,19 +116,38 @@ public final class LineView {
         return first
     }
 
+    /// The characters typed when `new` is `old` with the start of its suggestion typed
+    /// (the same characters on the screen, the typed ones no longer dim), nil otherwise.
+    static func typedOverSuggestion(from old: EditorViewModel, to new: EditorViewModel) -> Range<Int>? {
+        guard new.text.count > old.text.count else { return nil }
+        let typed = old.text.count..<new.text.count
+        guard old.spans == new.spans, old.suggestion.utf8.count > new.suggestion.utf8.count,
+            new.text.firstDifference(from: old.text) == old.text.count
+        else { return nil }
+        let characters = new.text.string(in: typed)
+        guard old.suggestion.utf8.count == characters.utf8.count + new.suggestion.utf8.count,
+            old.suggestion.utf8.starts(with: characters.utf8),
+            old.suggestion.utf8.reversed().starts(with: new.suggestion.utf8.reversed())
+        else { return nil }
+        return typed
+    }
+
     /// Draws the line from index `from` on (and the suggestion after it), erasing what was
-    /// there, and records where each character ends.
-    private func draw(_ model: EditorViewModel, suggestion: [Character], from: Int, width: Int) -> String {
+    /// there, and records where each character ends; with `upTo`, only the characters
+    /// before it, over the same characters already there (nothing is erased).
+    private func draw(_ model: EditorViewModel, from: Int, upTo: Int?, width: Int) -> String {
         let keep = min(from, ends.count)
         var position = keep == 0 ? promptEnd : ends[keep - 1]
         if position.column >= width { position = Position(row: position.row + 1, column: 0) }
-        var output = move(to: position) + "\u{1B}[J"
-        ends.removeSubrange(keep...)
+        var output = move(to: position) + (upTo == nil ? "\u{1B}[J" : "")
+        // Drawn over the same characters, their ends stay; else they are recorded anew.
+        if upTo == nil { ends.removeSubrange(keep...) }
         var style = TextStyle.plain
         var spans = model.spans.drop { $0.range.upperBound <= keep }
         var characters = model.text.makeIterator(from: keep)
+        var suggestion = model.suggestion.dropFirst(max(0, keep - model.text.count)).makeIterator()
         var index = keep
-        let total = model.text.count + suggestion.count
+        let total = upTo ?? Int.max
         while index < total {
             let character: Character
             var wanted = TextStyle.plain
@@ -132,7 +157,8 @@ public final class LineView {
                 while let span = spans.first, span.range.upperBound <= index { spans.removeFirst() }
                 if let span = spans.first, span.range.contains(index) { wanted = span.style }
             } else {
-                character = suggestion[index - model.text.count]
+                guard let next = suggestion.next() else { break }
+                character = next
                 wanted = .suggestion
             }
             if wanted != style {
@@ -146,7 +172,7 @@ public final class LineView {
             }
             output.append(character)
             position.column += columns
-            ends.append(position)
+            if index < ends.count { ends[index] = position } else { ends.append(position) }
             index += 1
         }
         if style != .plain { output += TextStyle.plain.sequence }
@@ -161,15 +187,13 @@ public final class LineView {
 
     /// Where the cursor shows when it is before character `index` of the line (followed by
     /// the suggestion), or after the last.
-    private func position(of index: Int, in model: EditorViewModel, suggestion: [Character], width: Int)
-        -> Position
-    {
+    private func position(of index: Int, in model: EditorViewModel, width: Int) -> Position {
         let index = min(max(0, index), ends.count)
         var position = index == 0 ? promptEnd : ends[index - 1]
         let next: Character? =
             index < model.text.count
             ? model.text[index]
-            : index - model.text.count < suggestion.count ? suggestion[index - model.text.count] : nil
+            : index == model.text.count ? model.suggestion.first : nil
         let columns = next.map { max(DisplayWidth.of($0), 1) } ?? 1
         if position.column >= width || (next != nil && position.column + columns > width && position.column > 0) {
             position = Position(row: position.row + 1, column: 0)

@@ -342,6 +342,27 @@ import Testing
         #expect(editor.viewModel.value.suggestion == "")
     }
 
+    /// Typing what is suggested writes the character typed, not the rest of a suggestion of
+    /// any length again; the screen shows the line and the rest after it all along.
+    @Test func typingWhatIsSuggestedWritesOnlyTheCharacterTyped() {
+        let entry = "ask " + String(repeating: "abcdefghi ", count: 300)
+        let editor = LineEditorController(prompt: "> ", history: [entry], screen: EditorScreen(colors: true)) { 80 }
+        editor.begin(prompt: "> ", history: [entry])
+        var screen = ScreenEmulator(columns: 80, height: 60)
+        screen.feed(editor.takeOutput())
+        for (index, character) in entry.prefix(40).enumerated() {
+            editor.apply(.character(character))
+            let written = editor.takeOutput()
+            screen.feed(written)
+            if index > 0 {
+                #expect(LineEditorTests.plain(written) == String(character), "wrote \(written.debugDescription)")
+            }
+        }
+        #expect(editor.viewModel.value.suggestion == String(entry.dropFirst(40)))
+        #expect(screen.lines.joined().filter { $0 != " " } == ">" + entry.filter { $0 != " " })
+        #expect(screen.cursor == (0, 42))
+    }
+
     @Test func theSuggestionIsShownDimOnTheTerminalAndTaken() throws {
         let history = LineHistory(fileURL: nil)
         Self.history.forEach(history.add)

@@ -288,6 +288,31 @@ do {
     }
 }
 
+// MARK: - S: typing what the history suggests, over a full history of long lines
+
+do {
+    // 999 entries in no pattern, and the newest: the line typed and more after it, so
+    // every key finds the suggestion and shows the rest of it (4,096 characters at first).
+    let typed = words(LineHistory.maximumLineLength - 96)
+    let history =
+        (0..<999).map { String(scrambled(LineHistory.maximumLineLength, seed: UInt64($0))) }
+        + [String(typed) + String(words(96, offset: 5))]
+    compare(
+        "S4K", "type 4,000 characters the history suggests (1,000 x 4,096)", unit: "key",
+        floor: {
+            measure(events: typed.count) {
+                let floor = Floor()
+                for character in typed { floor.type(character) }
+            }
+        },
+        editor: {
+            let editor = Editor(history: history)
+            return measure(events: typed.count) {
+                for character in typed { editor.press(.character(character)) }
+            }
+        })
+}
+
 // MARK: - Growth
 
 if let small = editorMedians["T100"], let medium = editorMedians["T10K"], let large = editorMedians["T100K"] {
@@ -296,6 +321,9 @@ if let small = editorMedians["T100"], let medium = editorMedians["T10K"], let la
             format:
                 "growth: a key costs %.0f ns at 100 characters, %.0f ns at 10,000 (x%.2f), %.0f ns at 100,000 (x%.2f)",
             small, medium, medium / small, large, large / small))
+}
+if let suggested = editorMedians["S4K"] {
+    print(String(format: "a key typed as suggested, over a full history: %.1f us", suggested / 1_000))
 }
 if let middle = editorMedians["M300"] {
     print(String(format: "a key in the middle of a 300-character line: %.1f us (goal: under 1,000 us)", middle / 1_000))
