@@ -67,16 +67,20 @@ public final class LineEditor {
     /// typed (whole replacement words): the editor puts in their longest common prefix, and
     /// a second Tab lists them under the line and draws the line again.
     ///
+    /// On a colour terminal `highlight` colours the line after each key (see
+    /// `EditorScreen.highlight`).
+    ///
     /// `redact` returns the form of a submitted line that may be shown and remembered when
     /// the line carries a secret (e.g. "password hunter22" -> "password •••"), or nil when it
     /// carries none: the echoed line is then rewritten in that form and not added to history.
     public func readLine(
         prompt: String, complete: @escaping @Sendable (String) -> [String] = { _ in [] },
+        highlight: @escaping @Sendable (String) -> [HighlightSpan] = { _ in [] },
         redact: (String) -> String? = { _ in nil }
     ) -> String? {
         guard let rawMode = RawMode(input) else { return readPlainLine() }
         defer { rawMode.settle() }
-        controller.screen.value = EditorScreen(colors: colors, completions: complete)
+        controller.screen.value = EditorScreen(colors: colors, completions: complete, highlight: highlight)
         controller.begin(prompt: prompt, history: history.entries)
         write(Self.bracketedPasteOn + controller.takeOutput())
         while true {

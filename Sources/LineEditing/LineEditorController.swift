@@ -2,18 +2,31 @@ import Signals
 import Synchronization
 
 /// What the editor knows about the terminal and the screen in front: whether it shows
-/// colours (and so suggestions), and what Tab would offer for the text before the cursor.
+/// colours (and so suggestions), what Tab would offer for the text before the cursor, and
+/// how the line is coloured.
 public struct EditorScreen: Sendable {
     /// Whether styles and suggestions are shown: a colour terminal (never under `NO_COLOR`,
     /// `TERM=dumb`, or when output is not a terminal).
     public var colors: Bool
     /// The candidates Tab offers for the text before the cursor.
     public var completions: @Sendable (String) -> [String]
+    /// How the line is coloured (spans sorted, not overlapping), asked after each key for
+    /// lines of at most `highlightedLength` characters on a colour screen.
+    public var highlight: @Sendable (String) -> [HighlightSpan]
 
-    /// A screen showing `colors`, whose Tab offers `completions`.
-    public init(colors: Bool = false, completions: @escaping @Sendable (String) -> [String] = { _ in [] }) {
+    /// The longest line coloured: a longer one (a paste, not a command) is shown plain, so
+    /// a key never has the whole of a long line read again.
+    public static let highlightedLength = 1_024
+
+    /// A screen showing `colors`, whose Tab offers `completions` and whose lines are
+    /// coloured by `highlight`.
+    public init(
+        colors: Bool = false, completions: @escaping @Sendable (String) -> [String] = { _ in [] },
+        highlight: @escaping @Sendable (String) -> [HighlightSpan] = { _ in [] }
+    ) {
         self.colors = colors
         self.completions = completions
+        self.highlight = highlight
     }
 }
 
@@ -28,6 +41,8 @@ public struct EditorState: Sendable {
     /// The rest of the line suggested after it ("" for none): worked out by the
     /// controller after each key, on a colour screen with the cursor at the end.
     public var suggestion = ""
+    /// How the line is coloured, worked out by the controller after each key.
+    public var spans: [HighlightSpan] = []
 
     /// A line being edited after `prompt`.
     public init(buffer: LineBuffer = LineBuffer(), prompt: String) {
@@ -89,6 +104,7 @@ public final class LineEditorController {
         }
         let outcome = next.buffer.apply(key, complete: screen.value.completions)
         Self.suggest(in: &next, on: screen.value)
+        Self.highlight(in: &next, on: screen.value)
         state.value = next
         return outcome
     }
@@ -135,6 +151,7 @@ public final class LineEditorController {
         next.prompt = prompt
         next.suggestions = HistorySuggestion(history: history)
         Self.suggest(in: &next, on: screen.value)
+        Self.highlight(in: &next, on: screen.value)
         state.value = next
         // Drawn by the binding if the view model changed; else drawn here.
         drawing.drawIfForgotten(viewModel.value)
@@ -197,6 +214,18 @@ extension LineEditorController {
         state.suggestion = fromHistory.isEmpty ? completionSuggestion(for: buffer.text, screen: screen) : fromHistory
     }
 
+    /// Works out `state.spans`: the screen's colours for the line, on a colour screen, not
+    /// while searching, for a line of at most `EditorScreen.highlightedLength` characters.
+    static func highlight(in state: inout EditorState, on screen: EditorScreen) {
+        let text = state.buffer.text
+        guard screen.colors, state.buffer.search == nil, !text.isEmpty, text.count <= EditorScreen.highlightedLength
+        else {
+            state.spans = []
+            return
+        }
+        state.spans = screen.highlight(String(text))
+    }
+
     /// The rest of the first completion of the last word of `text`, "" for none.
     ///
     /// The completions are asked with a line of at most three words standing for `text`:
@@ -239,8 +268,8 @@ extension EditorViewModel {
     public init(state: EditorState, screen: EditorScreen) {
         let display = state.buffer.display(prompt: state.prompt)
         self.init(prompt: display.prompt, text: display.text, cursor: display.cursor)
-        if screen.colors && state.buffer.search == nil && display.cursor == display.text.count {
-            suggestion = state.suggestion
-        }
+        guard screen.colors && state.buffer.search == nil else { return }
+        spans = state.spans
+        if display.cursor == display.text.count { suggestion = state.suggestion }
     }
 }

@@ -363,6 +363,26 @@ import Testing
         #expect(screen.cursor == (0, 42))
     }
 
+    @Test func theScreensColoursAreInTheViewModelAsYouType() {
+        let screen = EditorScreen(colors: true) { _ in
+            []
+        } highlight: { line in
+            line.hasPrefix("list") ? [HighlightSpan(0..<4, .command)] : [HighlightSpan(0..<line.count, .unknownCommand)]
+        }
+        let editor = LineEditorController(prompt: "> ", screen: screen) { 80 }
+        type("lis", into: editor)
+        #expect(editor.viewModel.value.spans == [HighlightSpan(0..<3, .unknownCommand)])
+        type("t", into: editor)
+        #expect(editor.viewModel.value.spans == [HighlightSpan(0..<4, .command)])
+        #expect(editor.takeOutput().contains("\u{1B}[0m\u{1B}[32mlist\u{1B}[0m"))
+        // Plain without colours, and for a line too long to be a command.
+        editor.screen.value.colors = false
+        #expect(editor.viewModel.value.spans == [])
+        editor.screen.value.colors = true
+        editor.apply(.paste(String(repeating: "x", count: EditorScreen.highlightedLength)))
+        #expect(editor.viewModel.value.spans == [])
+    }
+
     @Test func theSuggestionIsShownDimOnTheTerminalAndTaken() throws {
         let history = LineHistory(fileURL: nil)
         Self.history.forEach(history.add)

@@ -95,12 +95,14 @@ let width = 80
 /// The editor without its terminal, as `LineEditor` runs it: each key sent to the
 /// controller, which sets its state property; the view model derived through Signals
 /// (`combineLatest(state, screen).map`) is drawn by the view its binding feeds. A colour
-/// screen, so each key also looks for a suggestion in the history.
+/// screen, so each key also looks for a suggestion in the history and has the line
+/// coloured (by `highlightLikeTheApp`).
 final class Editor {
     private let controller: LineEditorController
 
     init(history: [String] = []) {
-        controller = LineEditorController(prompt: prompt, history: history, screen: EditorScreen(colors: true)) {
+        let screen = EditorScreen(colors: true, highlight: highlightLikeTheApp)
+        controller = LineEditorController(prompt: prompt, history: history, screen: screen) {
             width
         }
         controller.begin(prompt: prompt, history: history)
@@ -112,6 +114,33 @@ final class Editor {
         controller.apply(key)
         bytesOut &+= controller.takeOutput().utf8.count
     }
+}
+
+/// Colours a line as the app's highlighter does, at about its cost: every character read
+/// once to split words (as `CommandParser.scan` does), the first word looked up in a set
+/// of commands, a span per command word.
+@Sendable func highlightLikeTheApp(_ line: String) -> [HighlightSpan] {
+    let commands: Set<String> = ["list", "more", "open", "fav", "unfav", "help", "quit", "ask", "filter"]
+    var spans: [HighlightSpan] = []
+    var word = ""
+    var start = 0
+    var position = 0
+    var isFirst = true
+    for character in line + " " {
+        if character == " " || character == ";" {
+            if !word.isEmpty, isFirst {
+                spans.append(HighlightSpan(start..<position, commands.contains(word) ? .command : .unknownCommand))
+                isFirst = false
+            }
+            if character == ";" { isFirst = true }
+            word = ""
+            start = position + 1
+        } else {
+            word.append(character)
+        }
+        position += 1
+    }
+    return spans
 }
 
 /// The same without Signals: the line applied and drawn by hand, for the cost of the

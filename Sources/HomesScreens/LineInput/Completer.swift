@@ -8,6 +8,8 @@ import Synchronization
 public struct Completer: Sendable {
     let commands: [String]
     let arguments: [String: [String]]
+    /// The commands that take a listing number (`open N`), with the numbers that name one.
+    let numbered: [String: Set<Int>]
 
     /// What Tab offers for the commands of `help` (and their aliases), with the words
     /// `screen` takes for their arguments.
@@ -16,6 +18,12 @@ public struct Completer: Sendable {
         let names = help.compactMap { $0.usage.split(separator: " ").first.map(String.init) } + ["online", "exit"]
         arguments = Dictionary(names.map { ($0, screen?.completions(for: $0) ?? []) }) { first, _ in first }
         commands = Array(Set(names)).sorted()
+        let usages = help.map { $0.usage.split(separator: " ").map(String.init) }
+        numbered = Dictionary(
+            usages.filter { $0.count == 2 && $0[1] == "N" }.map { usage in
+                (usage[0], Set((screen?.completions(for: usage[0]) ?? []).compactMap { Int($0) }))
+            }
+        ) { first, _ in first }
     }
 
     /// Candidates for the word being typed at the end of `text` (the text before the cursor).

@@ -12,7 +12,10 @@ final class LockedEditor: Sendable {
     }
 
     func readLine(prompt: String, completer: Completer) -> String? {
-        editor.withLock { $0.readLine(prompt: prompt, complete: completer.complete, redact: Secrets.redacted) }
+        editor.withLock {
+            $0.readLine(
+                prompt: prompt, complete: completer.complete, highlight: completer.highlight, redact: Secrets.redacted)
+        }
     }
 
     func readSecret(prompt: String) -> String? {

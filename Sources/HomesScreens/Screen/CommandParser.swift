@@ -26,51 +26,13 @@ enum CommandParser {
     /// The commands on `line`; empty commands are skipped.
     static func commands(in line: String, home: String = homeFolder()) -> Result<[Command], Problem> {
         var commands: [Command] = []
-        var words: [Word] = []
-        var word: Word?
-        var characters = line.makeIterator()
-        var quote: Character?
-        func endWord() {
-            if let finished = word { words.append(expandingHome(finished, home: home)) }
-            word = nil
-        }
-        func endCommand() {
-            endWord()
-            if let command = command(from: words) { commands.append(command) }
-            words = []
-        }
-        while let character = characters.next() {
-            if let open = quote {
-                if character == open {
-                    quote = nil
-                } else if open == "\"", character == "\\", let next = characters.next() {
-                    word?.text.append(next == "\"" || next == "\\" ? String(next) : "\\" + String(next))
-                } else {
-                    word?.text.append(character)
-                }
-                continue
-            }
-            switch character {
-            case " ", "\t":
-                endWord()
-            case "\"", "'":
-                quote = character
-                if word == nil { word = Word() }
-                word?.isQuoted = true
-            case "\\":
-                if word == nil { word = Word() }
-                word?.isQuoted = true
-                if let next = characters.next() { word?.text.append(next) }
-            case ";"
-            where words.first?.text.lowercased() != "ask" && !(words.isEmpty && word?.text.lowercased() == "ask"):
-                endCommand()
-            default:
-                if word == nil { word = Word() }
-                word?.text.append(character)
+        let scanned = scan(line)
+        if scanned.openQuote != nil { return .failure(Problem(message: "a quote is not closed")) }
+        for words in scanned.commands {
+            if let command = command(from: words.map { expandingHome($0.word, home: home) }) {
+                commands.append(command)
             }
         }
-        if quote != nil { return .failure(Problem(message: "a quote is not closed")) }
-        endCommand()
         return .success(commands)
     }
 

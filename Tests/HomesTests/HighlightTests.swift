@@ -1,0 +1,59 @@
+import Foundation
+import LineEditing
+import Listings
+import ListingsScreens
+import Testing
+
+@testable import HomesScreens
+
+/// What the line editor colours is decided by the parser and the screen that run the
+/// line, so it agrees with what happens.
+@MainActor @Suite struct HighlightTests {
+    @Test func theParserSaysWhereEachWordStands() {
+        // `ask` takes the rest of its line, `;` included.
+        let scan = CommandParser.scan(#"open 2; ask "a b" c\ d; more"#)
+        #expect(scan.commands.map { $0.map(\.range) } == [[0..<4, 5..<6], [8..<11, 12..<17, 18..<23, 24..<28]])
+        #expect(scan.commands[1].map(\.word.text) == ["ask", "a b", "c d;", "more"])
+        #expect(CommandParser.scan("more;; x").commands.map(\.count) == [1, 0, 1])
+        #expect(scan.openQuote == nil)
+        #expect(CommandParser.scan(#"ask "why"#).openQuote == 4)
+        #expect(CommandParser.scan(#"ask "why" 'no"#).openQuote == 10)
+    }
+
+    @Test func aListingNumberIsMarkedExactlyWhenTheScreenRefusesIt() async {
+        let harness = HomesHarness()
+        let context = ListingListControllerTests().context(harness)
+        let logic = ListingLogic(engine: context.engine)
+        let list = context.listings(logic)
+        await harness.run { logic.show(.rent) }
+        let help = list.commands + context.sharedCommands.commands + CommandHelp.session
+        let completer = Completer(help: help, screen: list)
+        let count = logic.state.value.listings.count
+        #expect(count > 0)
+        for argument in ["0", "1", "\(count)", "\(count + 1)", "99", "x", "1 2"] {
+            let marked = completer.highlight("open \(argument)").contains { $0.style == .problem }
+            let outcome = list.handle(Command(name: "open", arguments: argument.split(separator: " ").map(String.init)))
+            var refused = false
+            if case .error = outcome { refused = true }
+            #expect(marked == refused, "open \(argument): marked \(marked), refused \(refused)")
+        }
+    }
+
+    @Test func commandsAreKnownOrUnknownForTheScreenInFront() async {
+        let harness = HomesHarness()
+        let context = ListingListControllerTests().context(harness)
+        let list = context.listings(ListingLogic(engine: context.engine))
+        let completer = Completer(
+            help: list.commands + context.sharedCommands.commands + CommandHelp.session, screen: list)
+        #expect(completer.highlight("list new") == [HighlightSpan(0..<4, .command)])
+        #expect(completer.highlight("lst new") == [HighlightSpan(0..<3, .unknownCommand)])
+        #expect(completer.highlight("HELP; quit") == [HighlightSpan(0..<4, .command), HighlightSpan(6..<10, .command)])
+        #expect(completer.highlight("  logout") == [HighlightSpan(2..<8, .command)])
+        // An unclosed quote: marked from the quote on, whatever it cut short.
+        #expect(
+            completer.highlight(#"ask "a quiet"#) == [
+                HighlightSpan(0..<3, .unknownCommand), HighlightSpan(4..<12, .problem),
+            ])
+        #expect(completer.highlight(#""list"#) == [HighlightSpan(0..<5, .problem)])
+    }
+}
