@@ -14,16 +14,38 @@ public struct EditorViewModel: Equatable, Sendable {
     public var suggestion: String
     /// How parts of `text` are coloured, sorted and not overlapping.
     public var spans: [HighlightSpan]
+    /// The reverse search under way (Ctrl-R), nil when none: `prompt` and `text` then show
+    /// its query and the entry found.
+    public var search: EditorSearch?
 
     /// A view model showing `text` after `prompt`.
     public init(
-        prompt: String, text: LineText, cursor: Int, suggestion: String = "", spans: [HighlightSpan] = []
+        prompt: String, text: LineText, cursor: Int, suggestion: String = "", spans: [HighlightSpan] = [],
+        search: EditorSearch? = nil
     ) {
         self.prompt = prompt
         self.text = text
         self.cursor = cursor
         self.suggestion = suggestion
         self.spans = spans
+        self.search = search
+    }
+}
+
+/// A reverse search as shown: what is searched for, whether it found it, and where.
+public struct EditorSearch: Equatable, Sendable {
+    /// What is searched for.
+    public var query: String
+    /// True when the last search found nothing (the last entry found stays shown).
+    public var failed: Bool
+    /// The characters of the shown entry that the query matched, nil when none did.
+    public var match: Range<Int>?
+
+    /// A search for `query`, `failed` or not, matching `match` of the entry shown.
+    public init(query: String, failed: Bool, match: Range<Int>?) {
+        self.query = query
+        self.failed = failed
+        self.match = match
     }
 }
 
@@ -53,6 +75,8 @@ public enum TextStyle: Equatable, Sendable {
     case unknownCommand
     /// A word the command will refuse (a number out of range, an unclosed quote): red, underlined.
     case problem
+    /// What a reverse search matched in the entry shown: reversed.
+    case match
 
     /// The escape sequence that starts this style (after a reset).
     var sequence: String {
@@ -62,6 +86,7 @@ public enum TextStyle: Equatable, Sendable {
         case .command: "\u{1B}[32m"
         case .unknownCommand: "\u{1B}[31m"
         case .problem: "\u{1B}[4;31m"
+        case .match: "\u{1B}[7m"
         }
     }
 }

@@ -262,13 +262,21 @@ extension LineEditorController {
 }
 
 extension EditorViewModel {
-    /// What `state` shows on `screen`: the search's prompt and match while searching,
-    /// else the prompt, the line and, on a colour terminal with the cursor at the end of
-    /// the line, the suggested rest of it.
+    /// What `state` shows on `screen`: the search's prompt, query and match while
+    /// searching (the match reversed on a colour terminal), else the prompt, the line and,
+    /// on a colour terminal, its colours and (with the cursor at the end of the line) the
+    /// suggested rest of it.
     public init(state: EditorState, screen: EditorScreen) {
         let display = state.buffer.display(prompt: state.prompt)
         self.init(prompt: display.prompt, text: display.text, cursor: display.cursor)
-        guard screen.colors && state.buffer.search == nil else { return }
+        if let search = state.buffer.search {
+            let found = search.match != nil && !search.failed && !search.query.isEmpty
+            let match = found ? search.cursor..<min(search.text.count, search.cursor + search.query.count) : nil
+            self.search = EditorSearch(query: String(search.query), failed: search.failed, match: match)
+            if screen.colors, let match, !match.isEmpty { spans = [HighlightSpan(match, .match)] }
+            return
+        }
+        guard screen.colors else { return }
         spans = state.spans
         if display.cursor == display.text.count { suggestion = state.suggestion }
     }

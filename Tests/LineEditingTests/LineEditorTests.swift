@@ -383,6 +383,28 @@ import Testing
         #expect(editor.viewModel.value.spans == [])
     }
 
+    @Test func theSearchIsInTheViewModelWithItsMatch() {
+        let editor = controller()
+        editor.apply(.control("r"))
+        #expect(editor.viewModel.value.search == EditorSearch(query: "", failed: false, match: nil))
+        type("RES", into: editor)
+        #expect(editor.viewModel.value.search == EditorSearch(query: "RES", failed: true, match: nil), "smart case")
+        for _ in 0..<3 { editor.apply(.backspace) }
+        type("res", into: editor)
+        #expect(editor.viewModel.value.search == EditorSearch(query: "res", failed: false, match: 5..<8))
+        #expect(editor.viewModel.value.text == LineText("list resale"))
+        #expect(editor.viewModel.value.spans == [HighlightSpan(5..<8, .match)])
+        #expect(editor.takeOutput().contains("\u{1B}[7mres"), "the match reversed")
+        editor.apply(.escape)
+        #expect(editor.viewModel.value.search == nil)
+        #expect(editor.viewModel.value.spans == [])
+        let plain = controller(colors: false)
+        plain.apply(.control("r"))
+        type("res", into: plain)
+        #expect(plain.viewModel.value.search?.match == 5..<8)
+        #expect(plain.viewModel.value.spans == [], "no colours")
+    }
+
     @Test func theSuggestionIsShownDimOnTheTerminalAndTaken() throws {
         let history = LineHistory(fileURL: nil)
         Self.history.forEach(history.add)
