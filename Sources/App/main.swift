@@ -246,13 +246,15 @@ let endings = ProcessSignals.watch([SIGTERM, SIGHUP]) {
     DatabasePool.shared.closeAll()
     exit(0)
 }
+// A resize lays the screen and the line being edited out again at once.
+let resizes = ProcessSignals.watch([SIGWINCH]) { session.resize(width: Terminal.current().width) }
 // The route patch applies before the first command, so piped sessions stay deterministic.
 if terminal.isInteractive {
     await session.runInteractively { await routes.load() }
 } else {
     await session.run(from: PipedLines { readLine() }) { await routes.load() }
 }
-withExtendedLifetime((interrupts, endings)) {}
+withExtendedLifetime((interrupts, endings, resizes)) {}
 DatabasePool.shared.closeAll()
 // A piped script tells its caller whether every command worked.
 exit(!terminal.isInteractive && session.hadErrors ? 1 : 0)

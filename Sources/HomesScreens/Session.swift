@@ -11,7 +11,10 @@ import TextViews
 /// work in flight; piped, each command's output appears once its work settled.
 @MainActor
 public final class Session {
-    private let shared: (any SharedCommands)?, terminal: Terminal
+    private let shared: (any SharedCommands)?
+    private var terminal: Terminal
+    /// Output goes above the line being edited once a line editor shares the terminal.
+    private let output: OutputRouter
     private let write: @Sendable (String) -> Void, writeError: @Sendable (String) -> Void
     /// Whether any command failed (an error line was written): a piped run then exits with 1.
     public private(set) var hadErrors = false
@@ -37,7 +40,9 @@ public final class Session {
     ) {
         self.shared = shared
         self.terminal = terminal
-        self.write = OutputLock.serializing(write, colors: terminal.usesColor)
+        let output = OutputRouter(OutputLock.serializing(write, colors: terminal.usesColor))
+        self.output = output
+        self.write = { output.write($0) }
         self.writeError = writeError ?? self.write
         stack = ScreenStack(root: root, lifecycle: lifecycle)
     }
@@ -61,7 +66,19 @@ public final class Session {
 
     /// Runs on a terminal: the line editor shows the prompt and keeps the history.
     public func runInteractively(preparing: (() async -> Void)? = nil) async {
-        await run(from: TerminalLines(colors: terminal.usesColor, write: write), preparing: preparing)
+        let lines = TerminalLines(colors: terminal.usesColor, write: output.direct)
+        output.attach(lines.display)
+        await run(from: lines, preparing: preparing)
+    }
+
+    /// The terminal is `width` columns wide now (SIGWINCH): on a terminal the screen is
+    /// laid out again at once, from the top of a cleared screen, and the line being
+    /// edited drawn again below it. While a command runs, its screen is drawn at the new
+    /// width once it settles.
+    public func resize(width: Int) {
+        terminal = Terminal(isInteractive: terminal.isInteractive, width: width, usesColor: terminal.usesColor)
+        guard terminal.isInteractive, !isRunningCommand, let screen = stack.top else { return }
+        output.writeScreen(screen.rootView.render(width: width).joined(separator: "\n") + "\n")
     }
 
     /// Runs one command line (piped, echoed first, even one that cannot be split) and waits
@@ -184,7 +201,8 @@ public final class Session {
     }
 
     /// Notes that the screen on top changed while a command runs, so it is drawn once the
-    /// command is done; on a terminal, redraws it whenever it changes between commands.
+    /// command is done; on a terminal, redraws it whenever it changes between commands
+    /// (above the line being edited, which is drawn again below it as it was).
     private func watch() {
         redraw?.dispose()
         guard let screen = stack.top else { return }
@@ -193,7 +211,7 @@ public final class Session {
             guard !self.isRunningCommand else { return self.changedWhileRunning = true }
             guard self.terminal.isInteractive else { return }
             let lines = screen.rootView.render(width: self.terminal.width)
-            self.write("\n" + lines.joined(separator: "\n") + "\nhomes> ")
+            self.write(lines.joined(separator: "\n") + "\n")
         }
     }
 }

@@ -17,17 +17,14 @@ public final class LineEditor {
     private let history: LineHistory
     private let input: Int32
     private let columns: (@Sendable () -> Int)?
-    private let write: (String) -> Void
     private var decoder = KeyDecoder()
     /// Keys read after the end of a line, for the next one.
     private var typedAhead: [Key] = []
     /// Bytes read after the end of a line when the input is not a terminal.
     private var unreadBytes: [UInt8] = []
-    /// Turns keys into the line's state and view model, and draws what changed.
-    private lazy var controller: LineEditorController = {
-        let (input, columns) = (self.input, self.columns)
-        return LineEditorController(prompt: "") { Self.width(of: input, columns: columns) }
-    }()
+    /// The rows the line is drawn on, shared with threads that write around it: its
+    /// controller turns keys into the line's state and view model and draws what changed.
+    public let display: LineDisplay
     /// Whether the line is shown with colours and suggestions.
     private let colors: Bool
 
@@ -50,7 +47,7 @@ public final class LineEditor {
         self.input = input
         self.columns = columns
         self.colors = colors
-        self.write = write
+        display = LineDisplay(width: { Self.width(of: input, columns: columns) }, write: write)
     }
 
     /// Reads one line after `prompt`; nil at end of input (Ctrl-D on an empty line, EOF).
@@ -80,36 +77,55 @@ public final class LineEditor {
     ) -> String? {
         guard let rawMode = RawMode(input) else { return readPlainLine() }
         defer { rawMode.settle() }
-        controller.screen.value = EditorScreen(colors: colors, completions: complete, highlight: highlight)
-        controller.begin(prompt: prompt, history: history.entries)
-        write(Self.bracketedPasteOn + controller.takeOutput())
+        let screen = EditorScreen(colors: colors, completions: complete, highlight: highlight)
+        let entries = history.entries
+        display.withEditor { controller, write, isEditing in
+            controller.screen.value = screen
+            controller.begin(prompt: prompt, history: entries)
+            write(Self.bracketedPasteOn + controller.takeOutput())
+            isEditing = true
+        }
         while true {
-            guard let read = nextKeys() else {
-                controller.finish(controller.viewModel.value)
-                write(controller.takeOutput() + Self.bracketedPasteOff)
+            let read = nextKeys()
+            let ended: (outcome: LineBuffer.Outcome, shown: LineText)? = display.withEditor {
+                controller, write, isEditing in
+                guard let read else {
+                    isEditing = false
+                    return (.ended, controller.state.value.buffer.text)
+                }
+                let keys = Self.coalesced(read)
+                for (index, key) in keys.enumerated() {
+                    let shown = controller.state.value.buffer.text
+                    let outcome = controller.apply(key)
+                    switch outcome {
+                    case .editing, .bell:
+                        continue
+                    case .clearScreen:
+                        controller.write("\u{1B}[H\u{1B}[2J")
+                        controller.forget()
+                        controller.redraw()
+                    case .listCompletions(let candidates):
+                        controller.finish(controller.viewModel.value)
+                        controller.write(Self.columns(of: candidates, width: width()))
+                        controller.redraw()
+                    case .submitted, .cancelled, .ended:
+                        typedAhead = Array(keys[(index + 1)...])
+                        isEditing = false
+                        return (outcome, shown)
+                    }
+                }
+                write(controller.takeOutput())
                 return nil
             }
-            let keys = Self.coalesced(read)
-            for (index, key) in keys.enumerated() {
-                let shown = controller.state.value.buffer.text
-                let outcome = controller.apply(key)
-                switch outcome {
-                case .editing, .bell:
-                    continue
-                case .clearScreen:
-                    controller.write("\u{1B}[H\u{1B}[2J")
-                    controller.forget()
-                    controller.redraw()
-                case .listCompletions(let candidates):
+            guard let ended else { continue }
+            if read == nil {
+                display.withEditor { controller, write, _ in
                     controller.finish(controller.viewModel.value)
-                    controller.write(Self.columns(of: candidates, width: width()))
-                    controller.redraw()
-                case .submitted, .cancelled, .ended:
-                    typedAhead = Array(keys[(index + 1)...])
-                    return finish(outcome, shown: shown, prompt: prompt, redact: redact)
+                    write(controller.takeOutput() + Self.bracketedPasteOff)
                 }
+                return nil
             }
-            write(controller.takeOutput())
+            return finish(ended.outcome, shown: ended.shown, prompt: prompt, redact: redact)
         }
     }
 
@@ -224,6 +240,10 @@ public final class LineEditor {
 
     // MARK: - Drawing
 
+    private func write(_ text: String) {
+        display.withEditor { _, write, _ in write(text) }
+    }
+
     private func width() -> Int {
         Self.width(of: input, columns: columns)
     }
@@ -255,8 +275,10 @@ public final class LineEditor {
         default:
             result = nil
         }
-        controller.finish(EditorViewModel(prompt: prompt, text: final, cursor: final.count))
-        write(controller.takeOutput() + Self.bracketedPasteOff)
+        display.withEditor { controller, write, _ in
+            controller.finish(EditorViewModel(prompt: prompt, text: final, cursor: final.count))
+            write(controller.takeOutput() + Self.bracketedPasteOff)
+        }
         return result
     }
 

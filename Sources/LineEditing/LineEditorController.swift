@@ -129,6 +129,12 @@ public final class LineEditorController {
         drawing.forget()
     }
 
+    /// Erases the rows the line is drawn on and goes to the first of them; the next change
+    /// draws everything again there.
+    public func clear() {
+        drawing.clear()
+    }
+
     /// The separators at the start of `text` and the word after them, as Alt-F moves over.
     static func firstWord(of text: String) -> String {
         let separators = text.prefix { !LineBuffer.isWordCharacter($0) }
@@ -176,6 +182,10 @@ public final class LineEditorController {
 
         func forget() {
             locked.withLock { $0.view.forget() }
+        }
+
+        func clear() {
+            locked.withLock { $0.output += $0.view.clear() }
         }
 
         func drawIfForgotten(_ model: EditorViewModel) {

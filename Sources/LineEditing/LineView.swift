@@ -91,6 +91,15 @@ public final class LineView {
     /// Whether a view model is on the screen (drawn and not forgotten since).
     public var isDrawn: Bool { drawn != nil }
 
+    /// What to write to erase what was drawn and go to the start of its first row, where
+    /// the next `render` draws everything again.
+    public func clear() -> String {
+        guard isDrawn else { return "" }
+        let output = (at.row > 0 ? "\u{1B}[\(at.row)A" : "") + "\r\u{1B}[J"
+        forget()
+        return output
+    }
+
     /// Forgets what was drawn: the next `render` draws everything from the cursor's row
     /// (after the screen was cleared, or something was written below the line).
     public func forget() {

@@ -1,4 +1,5 @@
 import Foundation
+import LineEditing
 import Synchronization
 import TerminalTesting
 import Testing
@@ -13,9 +14,12 @@ final class TerminalHomes: Sendable {
     private let master: Int32
     private let reading: FileHandle
     private let watched = WatchedOutput()
+    /// The terminal's width now (a test may resize it).
+    private let width: Mutex<Int>
     let stateFolder = NSTemporaryDirectory() + "homes-state-\(UUID().uuidString)"
 
-    init(columns: Int = 80, arguments: [String] = []) throws {
+    init(columns: Int = 80, arguments: [String] = [], colors: Bool = false, term: String = "xterm-256color") throws {
+        width = Mutex(columns)
         var master: Int32 = -1
         var terminal: Int32 = -1
         var size = winsize(ws_row: 40, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
@@ -28,10 +32,10 @@ final class TerminalHomes: Sendable {
                 "--now", "1763700000",
             ] + arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["TERM"] = "xterm-256color"
+        environment["TERM"] = term
         environment["XDG_STATE_HOME"] = stateFolder
         environment["COLUMNS"] = nil
-        environment["NO_COLOR"] = "1"
+        environment["NO_COLOR"] = colors ? nil : "1"
         process.environment = environment
         let tty = FileHandle(fileDescriptor: terminal, closeOnDealloc: true)
         process.standardInput = tty
@@ -47,9 +51,18 @@ final class TerminalHomes: Sendable {
 
     /// The screen a person would see now.
     var screen: ScreenEmulator {
-        var screen = ScreenEmulator(columns: 80, height: 40)
+        var screen = ScreenEmulator(columns: width.withLock { $0 }, height: 40)
         screen.feed(output)
         return screen
+    }
+
+    /// Makes the terminal `columns` wide and tells the app, as a terminal window does
+    /// (the app is not in the terminal's foreground group here, so SIGWINCH is sent to it).
+    func resize(columns: Int) {
+        var size = winsize(ws_row: 40, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        width.withLock { $0 = columns }
+        kill(process.processIdentifier, SIGWINCH)
     }
 
     func type(_ text: String) {
@@ -73,8 +86,9 @@ final class TerminalHomes: Sendable {
     /// Waits until `condition` holds for the output and the screen (at most `seconds`),
     /// looking again each time the app writes.
     func waitUntil(seconds: Double = 20, _ condition: (String, ScreenEmulator) -> Bool) -> Bool {
-        watched.waitUntil(seconds: seconds) { output in
-            var screen = ScreenEmulator(columns: 80, height: 40)
+        let columns = width.withLock { $0 }
+        return watched.waitUntil(seconds: seconds) { output in
+            var screen = ScreenEmulator(columns: columns, height: 40)
             screen.feed(output)
             return condition(output, screen)
         }
@@ -253,6 +267,37 @@ final class TerminalHomes: Sendable {
         homes.type("\u{03}help\r")
         #expect(homes.waitFor("leave homes"))
         #expect(ContinuousClock.now - start < .seconds(5), "the editor was held up")
+        homes.quit()
+    }
+
+    /// SIGWINCH lays the screen and the line being edited out again at once, not at the
+    /// next key: the table at the new width, the line wrapped at it, the cursor where it
+    /// was in the line.
+    @Test func aResizeMidLineLaysTheScreenAndTheLineOutAtOnce() throws {
+        let homes = try TerminalHomes()
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        #expect(homes.waitFor("type more"))
+        homes.type("ask about 日本語 and the rest")
+        homes.type("\u{1B}b\u{1B}b") // Alt-B twice: the cursor on "the"
+        #expect(homes.waitUntil { _, screen in screen.cursor.column == 28 })
+        homes.resize(columns: 30)
+        #expect(homes.waitFor("\u{1B}[2J"), "the screen was not laid out again")
+        // 30 columns: the table narrower, the line on two rows, the cursor still on "the".
+        #expect(
+            homes.waitUntil { _, screen in
+                screen.lines.contains { $0.hasPrefix("#  Name") } && screen.lines.last == "e rest"
+                    && screen.cursor.column == 28
+            }, "the app wrote: \(homes.output.suffix(600).debugDescription)")
+        let screen = homes.screen
+        let prompt = try #require(screen.lines.lastIndex { $0.hasPrefix("homes> ") })
+        #expect(screen.lines.allSatisfy { DisplayWidth.of($0) <= 30 })
+        #expect(screen.lines[prompt...] == ["homes> ask about 日本語 and th", "e rest"])
+        #expect(screen.lines.filter { $0.hasPrefix("homes> ") }.count == 1, "no stale prompt row")
+        #expect(
+            screen.cursor.row == prompt && screen.cursor.column == 28,
+            "\(screen.cursor) \(prompt) \(homes.output.suffix(200).debugDescription)")
+        homes.type("X")
+        #expect(homes.waitForScreen("and Xt"))
         homes.quit()
     }
 }

@@ -418,3 +418,33 @@ import Testing
         #expect(session.screen.lines == ["homes> open 3"])
     }
 }
+
+@Suite struct LineDisplayTests {
+    /// Text another thread writes while a line is edited goes above the line, which comes
+    /// back below it exactly as it was, cursor included.
+    @Test func textWrittenWhileEditingGoesAboveTheLine() throws {
+        let session = try TypingSession(["open 3 now", "\u{1B}b"])
+        let editor = LineEditor(input: session.pty.terminal, columns: { 80 }) { session.write($0) }
+        let display = editor.display
+        var steps = 0
+        var cursorBefore: (row: Int, column: Int)?
+        session.onStep = { screen in
+            steps += 1
+            guard steps == 3 else { return }
+            cursorBefore = screen.cursor
+            let pty = session.pty
+            DispatchQueue.global().async {
+                display.write("Rentals\r\n1  Loft\r\n")
+                pty.type("\r")
+            }
+        }
+        #expect(editor.readLine(prompt: "homes> ") == "open 3 now")
+        let lines = session.screen.lines
+        #expect(lines == ["Rentals", "1  Loft", "homes> open 3 now"], "\(lines)")
+        #expect(cursorBefore.map { $0 == (0, 14) } == true)
+        // The line came back with the cursor on `now`, where Alt-B left it.
+        let drawnAgain = session.writes.last { $0.contains("homes> ") } ?? ""
+        #expect(drawnAgain.hasSuffix("\r\u{1B}[14C"), "\(drawnAgain.debugDescription)")
+        #expect(!display.isEditing)
+    }
+}

@@ -6,8 +6,11 @@ import Synchronization
 /// The line editor, used from the reading thread only, one line at a time.
 final class LockedEditor: Sendable {
     private let editor: Mutex<LineEditor>
+    /// The editor's display, used from any thread (it has a lock of its own).
+    let display: LineDisplay
 
     init(_ editor: sending LineEditor) {
+        display = editor.display
         self.editor = Mutex(editor)
     }
 

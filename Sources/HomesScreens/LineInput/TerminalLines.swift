@@ -8,6 +8,8 @@ import Synchronization
 public struct TerminalLines: LineSource {
     private let editor: LockedEditor
     private let reader = LineReader { nil }
+    /// The rows the line is edited on: text written through it goes above the line.
+    public var display: LineDisplay { editor.display }
 
     /// Lines read by a line editor that echoes with `write`; with `colors` (a colour
     /// terminal) it highlights the line and suggests the rest of it from the history.
