@@ -22,6 +22,8 @@ public final class LineEditor {
     private var typedAhead: [Key] = []
     /// Bytes read after the end of a line when the input is not a terminal.
     private var unreadBytes: [UInt8] = []
+    /// A list of completions too long for the terminal, being asked about or paged.
+    private var listing: CompletionListing?
     /// The rows the line is drawn on, shared with threads that write around it: its
     /// controller turns keys into the line's state and view model and draws what changed.
     public let display: LineDisplay
@@ -95,6 +97,13 @@ public final class LineEditor {
                 }
                 let keys = Self.coalesced(read)
                 for (index, key) in keys.enumerated() {
+                    if var shown = listing {
+                        // The list's question or pager takes the key.
+                        let done = shown.answer(key, height: height(), write: controller.write)
+                        listing = done ? nil : shown
+                        if done { controller.redraw() }
+                        continue
+                    }
                     let shown = controller.state.value.buffer.text
                     let outcome = controller.apply(key)
                     switch outcome {
@@ -106,8 +115,12 @@ public final class LineEditor {
                         controller.redraw()
                     case .listCompletions(let candidates):
                         controller.finish(controller.viewModel.value)
-                        controller.write(Self.columns(of: candidates, width: width()))
-                        controller.redraw()
+                        var shown = CompletionListing(candidates, width: width())
+                        if shown.start(height: height(), write: controller.write) {
+                            controller.redraw()
+                        } else {
+                            listing = shown
+                        }
                     case .submitted, .cancelled, .ended:
                         typedAhead = Array(keys[(index + 1)...])
                         isEditing = false
@@ -248,6 +261,13 @@ public final class LineEditor {
         Self.width(of: input, columns: columns)
     }
 
+    /// The terminal's rows, 24 when it does not say.
+    private func height() -> Int {
+        var size = winsize()
+        guard ioctl(input, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 24 }
+        return Int(size.ws_row)
+    }
+
     private static func width(of input: Int32, columns: (@Sendable () -> Int)?) -> Int {
         if let columns { return max(1, columns()) }
         return terminalColumns(of: input) ?? terminalColumns(of: STDOUT_FILENO) ?? 80
@@ -284,16 +304,6 @@ public final class LineEditor {
 
     /// Completion candidates in columns across `width`, a line break after each row.
     static func columns(of candidates: [String], width: Int) -> String {
-        let cell = (candidates.map { DisplayWidth.of($0) }.max() ?? 0) + 2
-        let perRow = max(1, (width + 2) / cell)
-        var output = ""
-        for (index, candidate) in candidates.enumerated() {
-            let last = index % perRow == perRow - 1 || index == candidates.count - 1
-            output +=
-                last
-                ? candidate + "\r\n"
-                : candidate + String(repeating: " ", count: cell - DisplayWidth.of(candidate))
-        }
-        return output
+        CompletionListing.rows(of: candidates, width: width).map { $0 + "\r\n" }.joined()
     }
 }

@@ -300,4 +300,29 @@ final class TerminalHomes: Sendable {
         #expect(homes.waitForScreen("and Xt"))
         homes.quit()
     }
+
+    /// 120 photos: Tab asks before listing them, then lists them by name in columns; the
+    /// line comes back below the list.
+    @Test func aLongCompletionListIsAskedAboutAndShownByName() throws {
+        let folder = NSTemporaryDirectory() + "homes-photos-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for number in 1...120 {
+            _ = FileManager.default.createFile(
+                atPath: folder + "/room-\(String(1_000 + number).dropFirst()).jpg", contents: nil)
+        }
+        let homes = try TerminalHomes()
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        homes.type("ask --photo \(folder)/\t")
+        #expect(homes.waitForScreen("/room-"))
+        homes.type("\t")
+        #expect(homes.waitForScreen("Display all 120 possibilities? (y or n)"))
+        homes.type("y")
+        #expect(homes.waitForScreen("room-120.jpg"))
+        #expect(homes.waitUntil { _, screen in screen.lines.last?.hasPrefix("homes> ask --photo ") == true })
+        let screen = homes.screen
+        #expect(screen.lines.contains { $0.hasPrefix("room-001.jpg  room-025.jpg") })
+        #expect(!screen.lines.contains { $0.hasPrefix(folder) }, "paths by their last component")
+        homes.quit()
+    }
 }
