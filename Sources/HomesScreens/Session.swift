@@ -12,23 +12,26 @@ import TextViews
 @MainActor
 public final class Session {
     private let shared: (any SharedCommands)?
-    private var terminal: Terminal
+    /// The terminal; its width changes with the window (`resize`, in Session+Terminal).
+    var terminal: Terminal
     /// Output goes above the line being edited once a line editor shares the terminal.
-    private let output: OutputRouter
+    let output: OutputRouter
     private let write: @Sendable (String) -> Void, writeError: @Sendable (String) -> Void
     /// Whether any command failed (an error line was written): a piped run then exits with 1.
     public private(set) var hadErrors = false
-    private let stack: ScreenStack
+    let stack: ScreenStack
     private var redraw: Disposable?
     private var source: (any LineSource)?
     /// A secret a command asked for, read once the line's commands have run.
     private var secretRequest: (prompt: String, then: (String) -> CommandOutcome)?
-    private lazy var status = StatusLine(write: write)
+    lazy var status = StatusLine(write: write)
     /// Error lines of the line being run, shown under its screen on a terminal.
     private var errorsToShow: [String] = []
     /// True while a command runs or its work settles: redraws wait for it, and remember
     /// in `changedWhileRunning` that the screen must be drawn once it is done.
-    private var isRunningCommand = false, changedWhileRunning = false
+    private(set) var isRunningCommand = false
+    private var changedWhileRunning = false
+    private let lines = ReadAhead()
 
     /// A session showing `root`, offering each command to `shared` before the screen on
     /// top, writing with `write` (from any thread, one text at a time); error lines go to
@@ -52,6 +55,7 @@ public final class Session {
     /// `preparing` runs first, under a status line on a terminal (start-up work).
     public func run(from source: some LineSource, preparing: (() async -> Void)? = nil) async {
         self.source = source
+        lines.attach(source)
         if let preparing {
             if terminal.isInteractive { status.start("starting") }
             await preparing()
@@ -59,26 +63,9 @@ public final class Session {
         }
         stack.showRoot()
         await settleAndShow()
-        while let line = await source.nextLine(completer: Completer(help: help, screen: stack.top)) {
+        while let line = await lines.next(completer) {
             guard await execute(line) else { break }
         }
-    }
-
-    /// Runs on a terminal: the line editor shows the prompt and keeps the history.
-    public func runInteractively(preparing: (() async -> Void)? = nil) async {
-        let lines = TerminalLines(colors: terminal.usesColor, write: output.direct)
-        output.attach(lines.display)
-        await run(from: lines, preparing: preparing)
-    }
-
-    /// The terminal is `width` columns wide now (SIGWINCH): on a terminal the screen is
-    /// laid out again at once, from the top of a cleared screen, and the line being
-    /// edited drawn again below it. While a command runs, its screen is drawn at the new
-    /// width once it settles.
-    public func resize(width: Int) {
-        terminal = Terminal(isInteractive: terminal.isInteractive, width: width, usesColor: terminal.usesColor)
-        guard terminal.isInteractive, !isRunningCommand, let screen = stack.top else { return }
-        output.writeScreen(screen.rootView.render(width: width).joined(separator: "\n") + "\n")
     }
 
     /// Runs one command line (piped, echoed first, even one that cannot be split) and waits
@@ -110,6 +97,8 @@ public final class Session {
                 fail("a secret is read without echo on a terminal only; here, type it after the command")
             }
         }
+        // On a terminal the next line is read while the work settles: the prompt stays live.
+        if terminal.isInteractive && !results.contains(.quit) { lines.start(completer) }
         if results.contains(.changed) || changedWhileRunning { await settleAndShow() }
         errorsToShow.forEach(write)
         errorsToShow = []
@@ -125,7 +114,7 @@ public final class Session {
 
     private enum Result { case quit, written, changed }
     /// The commands of the screen on top, the shared ones, then the session's own.
-    private var help: [CommandHelp] { (stack.top?.commands ?? []) + (shared?.commands ?? []) + CommandHelp.session }
+    var help: [CommandHelp] { (stack.top?.commands ?? []) + (shared?.commands ?? []) + CommandHelp.session }
 
     /// Writes an error line (on a terminal under the screen, else to `writeError`) and notes
     /// a failure. A refusal changed nothing: the screen is drawn only if it changed (`watch`).
@@ -189,15 +178,7 @@ public final class Session {
         watch()
         let lines = stack.top?.rootView.render(width: terminal.width) ?? []
         write(lines.joined(separator: "\n") + "\n")
-    }
-
-    /// Returns once no screen is busy. Each screen's `isBusy` is observed until it is
-    /// false; a screen that turns busy again meanwhile (work started by a response) is
-    /// waited for too, because the check repeats until every screen is idle at once.
-    func settled() async {
-        while let busy = stack.all.first(where: { $0.isBusy.value }) {
-            for await isBusy in busy.isBusy.values where !isBusy { break }
-        }
+        self.lines.screenChanged(completer)
     }
 
     /// Notes that the screen on top changed while a command runs, so it is drawn once the
@@ -212,6 +193,7 @@ public final class Session {
             guard self.terminal.isInteractive else { return }
             let lines = screen.rootView.render(width: self.terminal.width)
             self.write(lines.joined(separator: "\n") + "\n")
+            self.lines.screenChanged(self.completer)
         }
     }
 }

@@ -12,6 +12,9 @@ final class StatusLine {
     private var frame = 0
     private var started = ContinuousClock.now
     private var text = ""
+    /// Where the status goes instead of over the current row (a row above the line being
+    /// edited, on a terminal with a live prompt); nil takes it away.
+    var show: (@Sendable (String?) -> Void)?
 
     init(write: @escaping @Sendable (String) -> Void) {
         self.write = write
@@ -36,13 +39,14 @@ final class StatusLine {
         guard let timer else { return }
         timer.cancel()
         self.timer = nil
-        write("\r\u{1B}[K")
+        if let show { show(nil) } else { write("\r\u{1B}[K") }
     }
 
     private func draw() {
         let seconds = (ContinuousClock.now - started).components.seconds
         let spinner = Self.frames[frame % Self.frames.count]
         frame += 1
-        write("\r\u{1B}[K\(spinner) \(text)… \(seconds) s (Ctrl-C stops it)")
+        let status = "\(spinner) \(text)… \(seconds) s (Ctrl-C stops it)"
+        if let show { show(status) } else { write("\r\u{1B}[K" + status) }
     }
 }

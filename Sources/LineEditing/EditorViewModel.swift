@@ -17,12 +17,15 @@ public struct EditorViewModel: Equatable, Sendable {
     /// The reverse search under way (Ctrl-R), nil when none: `prompt` and `text` then show
     /// its query and the entry found.
     public var search: EditorSearch?
+    /// What runs meanwhile (work in flight), shown on a row above the prompt; nil for none.
+    public var status: String?
 
     /// A view model showing `text` after `prompt`.
     public init(
         prompt: String, text: LineText, cursor: Int, suggestion: String = "", spans: [HighlightSpan] = [],
-        search: EditorSearch? = nil
+        search: EditorSearch? = nil, status: String? = nil
     ) {
+        self.status = status
         self.prompt = prompt
         self.text = text
         self.cursor = cursor

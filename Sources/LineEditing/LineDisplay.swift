@@ -18,6 +18,7 @@ public final class LineDisplay: @unchecked Sendable {
     private let controller: LineEditorController
     private let output: (String) -> Void
     private var editing = false
+    private var interruption: (@Sendable () -> Void)?
 
     /// A display drawing at `width()` columns, writing with `write`.
     init(width: @escaping @Sendable () -> Int, write: @escaping (String) -> Void) {
@@ -45,6 +46,47 @@ public final class LineDisplay: @unchecked Sendable {
             controller.redraw()
             output(controller.takeOutput())
         }
+    }
+
+    /// Shows `status` (what runs meanwhile) on a row above the line being edited, or takes
+    /// it away (nil); without a line being edited it is written over the current row.
+    public func setStatus(_ status: String?) {
+        lock.withLock { _ in
+            controller.screen.value.status = status
+            if editing {
+                output(controller.takeOutput())
+            } else {
+                // Drawn again from scratch when a line begins.
+                _ = controller.takeOutput()
+                output("\r\u{1B}[K" + (status ?? ""))
+            }
+        }
+    }
+
+    /// The screen in front changed: the line being edited is coloured, suggested and
+    /// completed for it from now on (`colors` stays as the editor was made).
+    public func setScreen(
+        completions: @escaping @Sendable (String) -> [String],
+        highlight: @escaping @Sendable (String) -> [HighlightSpan]
+    ) {
+        lock.withLock { _ in
+            controller.screen.value.completions = completions
+            controller.screen.value.highlight = highlight
+            guard editing else { return }
+            controller.refresh()
+            output(controller.takeOutput())
+        }
+    }
+
+    /// What Ctrl-C does while a status is shown (work runs): stop the work, the line being
+    /// edited kept. Without one, or with no status, Ctrl-C drops the line.
+    public func onInterrupt(_ interrupt: @escaping @Sendable () -> Void) {
+        lock.withLock { _ in interruption = interrupt }
+    }
+
+    /// What to call for Ctrl-C now, if it stops work rather than dropping the line.
+    func interruptionForWork() -> (@Sendable () -> Void)? {
+        lock.withLock { _ in controller.screen.value.status == nil ? nil : interruption }
     }
 
     /// Runs `body` with the controller and the terminal's writer, under the lock: the

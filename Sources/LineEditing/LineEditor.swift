@@ -79,9 +79,12 @@ public final class LineEditor {
     ) -> String? {
         guard let rawMode = RawMode(input) else { return readPlainLine() }
         defer { rawMode.settle() }
-        let screen = EditorScreen(colors: colors, completions: complete, highlight: highlight)
+        var screen = EditorScreen(colors: colors, completions: complete, highlight: highlight)
         let entries = history.entries
+        listing = nil
         display.withEditor { controller, write, isEditing in
+            // What runs meanwhile stays shown.
+            screen.status = controller.screen.value.status
             controller.screen.value = screen
             controller.begin(prompt: prompt, history: entries)
             write(Self.bracketedPasteOn + controller.takeOutput())
@@ -89,6 +92,7 @@ public final class LineEditor {
         }
         while true {
             let read = nextKeys()
+            let interruption = display.interruptionForWork()
             let ended: (outcome: LineBuffer.Outcome, shown: LineText)? = display.withEditor {
                 controller, write, isEditing in
                 guard let read else {
@@ -97,6 +101,11 @@ public final class LineEditor {
                 }
                 let keys = Self.coalesced(read)
                 for (index, key) in keys.enumerated() {
+                    if key == .control("c"), controller.screen.value.status != nil, let interrupt = interruption {
+                        // Work runs: Ctrl-C stops it, the line stays.
+                        interrupt()
+                        continue
+                    }
                     if var shown = listing {
                         // The list's question or pager takes the key.
                         let done = shown.answer(key, height: height(), write: controller.write)

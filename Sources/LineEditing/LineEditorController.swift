@@ -13,6 +13,8 @@ public struct EditorScreen: Sendable {
     /// How the line is coloured (spans sorted, not overlapping), asked after each key for
     /// lines of at most `highlightedLength` characters on a colour screen.
     public var highlight: @Sendable (String) -> [HighlightSpan]
+    /// What runs meanwhile (work in flight), shown above the prompt; nil for nothing.
+    public var status: String?
 
     /// The longest line coloured: a longer one (a paste, not a command) is shown plain, so
     /// a key never has the whole of a long line read again.
@@ -117,6 +119,15 @@ public final class LineEditorController {
     /// Adds `text` to the bytes for the terminal (something written around the line).
     public func write(_ text: String) {
         drawing.append(text)
+    }
+
+    /// Works the suggestion and the colours out again for the screen in front (after it
+    /// changed: new completions, new numbers shown).
+    public func refresh() {
+        var next = state.value
+        Self.suggest(in: &next, on: screen.value)
+        Self.highlight(in: &next, on: screen.value)
+        state.value = next
     }
 
     /// Leaves `model` on the screen as it is to stay and goes below it.
@@ -278,7 +289,7 @@ extension EditorViewModel {
     /// suggested rest of it.
     public init(state: EditorState, screen: EditorScreen) {
         let display = state.buffer.display(prompt: state.prompt)
-        self.init(prompt: display.prompt, text: display.text, cursor: display.cursor)
+        self.init(prompt: display.prompt, text: display.text, cursor: display.cursor, status: screen.status)
         if let search = state.buffer.search {
             let found = search.match != nil && !search.failed && !search.query.isEmpty
             let match = found ? search.cursor..<min(search.text.count, search.cursor + search.query.count) : nil

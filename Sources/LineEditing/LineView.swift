@@ -46,14 +46,22 @@ public final class LineView {
         var output = ""
         var from: Int?
         var typed: Range<Int>?
-        if let drawn, drawn.prompt == model.prompt, width == drawnWidth {
+        if let drawn, drawn.prompt == model.prompt, drawn.status == model.status, width == drawnWidth {
             from = Self.firstChange(from: drawn, to: model)
             typed = Self.typedOverSuggestion(from: drawn, to: model)
         } else {
             // Everything again, from the prompt's row.
             if drawn != nil && at.row > 0 { output += "\u{1B}[\(at.row)A" }
-            output += "\r\u{1B}[J" + model.prompt
+            output += "\r\u{1B}[J"
+            var top = 0
+            if let status = model.status {
+                // One row, cut to fit: the line's rows are counted from it.
+                output += Self.fitted(status, width: width) + "\r\n"
+                top = 1
+            }
+            output += model.prompt
             promptEnd = Self.end(of: model.prompt, width: width)
+            promptEnd.row += top
             at = promptEnd
             if at.column >= width {
                 output += "\r\n"
@@ -80,6 +88,7 @@ public final class LineView {
     /// colours, the cursor after the line) and go to the start of the row below; the next
     /// `render` draws afresh there.
     public func finish(_ model: EditorViewModel) -> String {
+        // No status either: its row goes, the line stays.
         let final = EditorViewModel(prompt: model.prompt, text: model.text, cursor: model.text.count)
         var output = render(final)
         // After a full last row the cursor is already at the start of a row of its own.
@@ -220,6 +229,18 @@ public final class LineView {
             if target.column > 0 { output += "\u{1B}[\(target.column)C" }
         }
         at = target
+        return output
+    }
+
+    /// `text` cut to less than `width` columns (so it never wraps), escape sequences kept.
+    static func fitted(_ text: String, width: Int) -> String {
+        var output = ""
+        var columns = 0
+        for piece in LineLayout.pieces(of: text) {
+            if columns + piece.columns >= width { break }
+            output += piece.text
+            columns += piece.columns
+        }
         return output
     }
 

@@ -193,21 +193,46 @@ final class TerminalHomes: Sendable {
         #expect(homes.process.terminationStatus == 0)
     }
 
-    @Test func keysTypedWhileACommandRunsAreShownOnceAtTheNextPrompt() throws {
-        let homes = try TerminalHomes(arguments: ["--latency", "700"])
+    /// While a command's work runs the prompt stays live under a status row: keys show as
+    /// typed, and when the response draws the screen the half-typed line and its cursor
+    /// come back exactly below it.
+    @Test func aHalfTypedLineComesBackAfterTheResponseRedrawsTheScreen() throws {
+        let homes = try TerminalHomes(arguments: ["--latency", "1500"])
         #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
         homes.type("list resale\r")
-        #expect(homes.waitFor("Resale")) // the screen's title: its listings are loading
-        homes.type("help") // typed while they load
-        #expect(homes.waitFor("homes> ", count: 2))
-        homes.type("\r")
-        #expect(homes.waitFor("leave homes"))
+        homes.type("open 3 now\u{1B}b") // typed while the listings load; Alt-B: the cursor on "now"
+        #expect(
+            homes.waitUntil { _, screen in
+                screen.lines.suffix(2).first?.contains("listings: working") == true
+                    && screen.lines.last == "homes> open 3 now" && screen.cursor.column == 14
+            }, "the app wrote: \(homes.output.suffix(600).debugDescription)")
+        // The response draws the resale listings above the line, which comes back as it was.
+        #expect(homes.waitForScreen("¥"))
+        #expect(
+            homes.waitUntil { _, screen in
+                screen.lines.last == "homes> open 3 now" && screen.cursor.column == 14
+                    && !screen.lines.contains { $0.contains("working") }
+            }, "the app wrote: \(homes.output.suffix(600).debugDescription)")
+        let screen = homes.screen
+        #expect(screen.lines.filter { $0.hasPrefix("homes> open") }.count == 1, "one copy of the line")
+        #expect(screen.cursor.row == screen.lines.count - 1)
+        homes.type("X")
+        #expect(homes.waitForScreen("homes> open 3 Xnow"))
         homes.quit()
-        // The terminal did not echo the keys while the command ran: they appear once, as
-        // the next line, after the listings.
-        let loading = homes.output.components(separatedBy: "homes> ")[1]
-        #expect(!loading.contains("help"), "echoed while loading: \(loading.debugDescription)")
-        #expect(homes.screen.lines.contains { $0.hasPrefix("homes> help") })
+    }
+
+    /// Keys typed after a command that asks for a secret, even all in one go, are read by
+    /// the secret prompt, never echoed by the live prompt.
+    @Test func aSecretTypedAheadIsNeverEchoed() throws {
+        let homes = try TerminalHomes(colors: true)
+        defer { try? FileManager.default.removeItem(atPath: homes.stateFolder) }
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        homes.type("login\r")
+        #expect(homes.waitFor("Sign in"))
+        homes.type("password\rsesame2026\r")
+        #expect(homes.waitFor("Password  ••••••••••"))
+        homes.quit()
+        #expect(!homes.output.contains("sesame2026"))
     }
 
     @Test func aPasswordNeverReachesTheTerminalOrTheHistory() throws {
@@ -324,5 +349,51 @@ final class TerminalHomes: Sendable {
         #expect(screen.lines.contains { $0.hasPrefix("room-001.jpg  room-025.jpg") })
         #expect(!screen.lines.contains { $0.hasPrefix(folder) }, "paths by their last component")
         homes.quit()
+    }
+
+    /// On a colour terminal the command word is coloured as you type it, a number the list
+    /// does not show is marked, and the rest of a line from the history is suggested dim.
+    @Test func theLineIsColouredAndSuggestedAsYouType() throws {
+        let homes = try TerminalHomes(colors: true)
+        defer { try? FileManager.default.removeItem(atPath: homes.stateFolder) }
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        #expect(homes.waitFor("type more"))
+        homes.type("lisst")
+        #expect(homes.waitFor("\u{1B}[31mlisst"), "unknown: red")
+        homes.type("\u{7F}\u{7F}t")
+        #expect(homes.waitFor("\u{1B}[32mlist"), "known: green")
+        homes.type(" new\r")
+        #expect(homes.waitFor("New homes"))
+        homes.type("open 99")
+        #expect(homes.waitFor("\u{1B}[4;31m99"), "a listing the list does not show: marked")
+        homes.type("\u{15}li")
+        #expect(homes.waitFor("\u{1B}[2mst new"), "the rest of `list new`, dim")
+        homes.type("\u{06}\r") // Ctrl-F takes it
+        #expect(homes.waitFor("New homes", count: 2))
+        homes.quit()
+    }
+
+    /// No suggestion at a secret prompt, nor on a terminal without colours (TERM=dumb).
+    @Test func noSuggestionForSecretsNorUnderTermDumb() throws {
+        for term in ["xterm-256color", "dumb"] {
+            let homes = try TerminalHomes(colors: true, term: term)
+            defer { try? FileManager.default.removeItem(atPath: homes.stateFolder) }
+            #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+            homes.type("login\r")
+            #expect(homes.waitFor("Sign in"))
+            homes.type("password\r")
+            #expect(homes.waitFor("Password: "))
+            let before = homes.output.count
+            homes.type("pas")
+            homes.type("\u{03}") // Ctrl-C: the secret dropped
+            #expect(homes.waitFor("homes> ", count: 3))
+            let atTheSecret = String(homes.output.dropFirst(before))
+            #expect(!atTheSecret.contains("pas"), "\(term): the secret echoed or suggested")
+            homes.type("pa")
+            #expect(homes.waitForScreen("homes> pa"))
+            let shown = homes.waitUntil(seconds: 1) { output, _ in output.contains("\u{1B}[2mssword") }
+            #expect(shown == (term != "dumb"), "\(term): the suggestion")
+            homes.quit()
+        }
     }
 }

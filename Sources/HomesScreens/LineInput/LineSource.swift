@@ -13,4 +13,12 @@ public protocol LineSource {
     func nextLine(completer: Completer) async -> String?
     /// A secret read without echo (never stored); nil when it cannot be read hidden.
     func readSecret(prompt: String) async -> String?
+    /// The screen in front changed while a line is read: `completer` says what Tab offers
+    /// and how the line is coloured from now on.
+    func screenChanged(completer: Completer)
+}
+
+extension LineSource {
+    /// Nothing to do: the source reads no line while the screen changes.
+    public func screenChanged(completer: Completer) {}
 }

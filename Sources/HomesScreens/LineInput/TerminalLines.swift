@@ -22,6 +22,10 @@ public struct TerminalLines: LineSource {
         return await reader.next { editor.readLine(prompt: "homes> ", completer: completer) }
     }
 
+    public func screenChanged(completer: Completer) {
+        display.setScreen(completions: completer.complete, highlight: completer.highlight)
+    }
+
     public func readSecret(prompt: String) async -> String? {
         let editor = self.editor
         return await reader.next { editor.readSecret(prompt: prompt) }

@@ -1,0 +1,34 @@
+// The session on a terminal (its line editor, a resize), and what it asks of its screens.
+
+extension Session {
+    /// Runs on a terminal: the line editor shows the prompt and keeps the history.
+    public func runInteractively(preparing: (() async -> Void)? = nil) async {
+        let lines = TerminalLines(colors: terminal.usesColor, write: output.direct)
+        let display = lines.display
+        output.attach(display)
+        status.show = { display.setStatus($0) }
+        // Ctrl-C at the prompt while work runs stops the work, as SIGINT does.
+        display.onInterrupt { Task { @MainActor [weak self] in self?.interrupt() } }
+        await run(from: lines, preparing: preparing)
+    }
+
+    /// The terminal is `width` columns wide now (SIGWINCH): the screen is laid out again at
+    /// once, the line being edited below it (while a command runs: once it settles).
+    public func resize(width: Int) {
+        terminal = Terminal(isInteractive: terminal.isInteractive, width: width, usesColor: terminal.usesColor)
+        guard terminal.isInteractive, !isRunningCommand, let screen = stack.top else { return }
+        output.writeScreen(screen.rootView.render(width: width).joined(separator: "\n") + "\n")
+    }
+
+    /// What Tab offers on the screen shown, and how a line is coloured there.
+    func completer() -> Completer { Completer(help: help, screen: stack.top) }
+
+    /// Returns once no screen is busy. Each screen's `isBusy` is observed until it is
+    /// false; a screen that turns busy again meanwhile (work started by a response) is
+    /// waited for too, because the check repeats until every screen is idle at once.
+    func settled() async {
+        while let busy = stack.all.first(where: { $0.isBusy.value }) {
+            for await isBusy in busy.isBusy.values where !isBusy { break }
+        }
+    }
+}
