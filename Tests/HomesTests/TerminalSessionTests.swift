@@ -326,9 +326,10 @@ final class TerminalHomes: Sendable {
         homes.quit()
     }
 
-    /// 120 photos: Tab asks before listing them, then lists them by name in columns; the
-    /// line comes back below the list.
-    @Test func aLongCompletionListIsAskedAboutAndShownByName() throws {
+    /// 120 photos: Tab asks before listing them, then lists them by name in columns, a
+    /// screenful at a time under --More-- when they take more rows than the terminal has;
+    /// the line comes back below the list.
+    @Test func aLongCompletionListIsAskedAboutPagedAndShownByName() throws {
         let folder = NSTemporaryDirectory() + "homes-photos-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -336,19 +337,29 @@ final class TerminalHomes: Sendable {
             _ = FileManager.default.createFile(
                 atPath: folder + "/room-\(String(1_000 + number).dropFirst()).jpg", contents: nil)
         }
-        let homes = try TerminalHomes()
-        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
-        homes.type("ask --photo \(folder)/\t")
-        #expect(homes.waitForScreen("/room-"))
-        homes.type("\t")
-        #expect(homes.waitForScreen("Display all 120 possibilities? (y or n)"))
-        homes.type("y")
-        #expect(homes.waitForScreen("room-120.jpg"))
-        #expect(homes.waitUntil { _, screen in screen.lines.last?.hasPrefix("homes> ask --photo ") == true })
-        let screen = homes.screen
-        #expect(screen.lines.contains { $0.hasPrefix("room-001.jpg  room-025.jpg") })
-        #expect(!screen.lines.contains { $0.hasPrefix(folder) }, "paths by their last component")
-        homes.quit()
+        // 80 columns: 5 names a row, 24 rows on one screen; 30 columns: 2 a row, 60 rows.
+        for columns in [80, 30] {
+            let homes = try TerminalHomes(columns: columns)
+            #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+            homes.type("ask --photo \(folder)/\t")
+            // The common start of the names is put in (the line may take more than a row).
+            #expect(homes.waitUntil { _, screen in screen.lines.joined().hasSuffix("/room-") })
+            homes.type("\t")
+            #expect(homes.waitFor("Display all 120 possibilities? (y or n)"))
+            homes.type("y")
+            if columns == 30 {
+                #expect(homes.waitForScreen("--More--"))
+                #expect(!homes.output.contains("room-120.jpg"), "the second page waits for Space")
+                homes.type(" ")
+            }
+            #expect(homes.waitFor("room-120.jpg"))
+            #expect(homes.waitUntil { _, screen in screen.lines.joined().hasSuffix(folder + "/room-") })
+            let screen = homes.screen
+            let firstRow = columns == 80 ? "room-001.jpg  room-025.jpg" : "room-031.jpg  room-091.jpg"
+            #expect(screen.lines.contains { $0.hasPrefix(firstRow) }, "\(columns): \(screen.lines)")
+            #expect(!homes.output.contains(folder + "/room-001"), "paths by their last component")
+            homes.quit()
+        }
     }
 
     /// On a colour terminal the command word is coloured as you type it, a number the list
