@@ -57,13 +57,20 @@ final class LiveHomes: Sendable {
 final class WatchedOutput: Sendable {
     private let storage = Mutex("")
     private let arrived = NSCondition()
+    private let started = ContinuousClock.now
+    /// Each piece read, with the seconds since the start it came at (for a recording).
+    private let pieces = Mutex<[(seconds: Double, text: String)]>([])
 
     /// Starts reading `handle` until its end.
     func read(from handle: FileHandle) {
         handle.readabilityHandler = { [self] handle in
             let data = handle.availableData
             guard !data.isEmpty else { return handle.readabilityHandler = nil }
-            storage.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            let text = String(decoding: data, as: UTF8.self)
+            storage.withLock { $0 += text }
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            pieces.withLock { $0.append((seconds, text)) }
             arrived.lock()
             arrived.broadcast()
             arrived.unlock()
@@ -72,6 +79,9 @@ final class WatchedOutput: Sendable {
 
     /// Everything read so far.
     var text: String { storage.withLock { $0 } }
+
+    /// Everything read so far, piece by piece, with when each came.
+    var timed: [(seconds: Double, text: String)] { pieces.withLock { $0 } }
 
     /// Waits until `condition` holds for the text (at most `seconds`); whether it does.
     func waitUntil(seconds: Double = 20, _ condition: (String) -> Bool) -> Bool {

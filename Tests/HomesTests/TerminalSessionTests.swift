@@ -49,6 +49,18 @@ final class TerminalHomes: Sendable {
     /// Everything the app wrote to the terminal.
     var output: String { watched.text }
 
+    /// What the app wrote as an asciinema (v2) recording of a terminal `columns` wide.
+    func cast(columns: Int, rows: Int, title: String) -> String {
+        func quoted(_ text: String) -> String {
+            let data =
+                (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
+            return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+        }
+        let header = #"{"version": 2, "width": \#(columns), "height": \#(rows), "title": \#(quoted(title))}"#
+        return ([header] + watched.timed.map { "[\(String(format: "%.3f", $0.seconds)), \"o\", \(quoted($0.text))]" })
+            .joined(separator: "\n") + "\n"
+    }
+
     /// The screen a person would see now.
     var screen: ScreenEmulator {
         var screen = ScreenEmulator(columns: width.withLock { $0 }, height: 40)
@@ -406,5 +418,54 @@ final class TerminalHomes: Sendable {
             #expect(shown == (term != "dumb"), "\(term): the suggestion")
             homes.quit()
         }
+    }
+
+    /// The session the README shows: typing while a list loads (the status row above the
+    /// live prompt, a number the list does not show marked), then a suggestion from the
+    /// history. With HOMES_RECORD=folder set, it writes the recording (`session.cast`) and
+    /// the two screens with their colours (`screens.txt`) there.
+    @Test func theSessionTheReadmeShows() throws {
+        let homes = try TerminalHomes(arguments: ["--latency", "1200"], colors: true)
+        defer { try? FileManager.default.removeItem(atPath: homes.stateFolder) }
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        #expect(homes.waitFor("type more"))
+        // Recorded, keys come at a person's pace.
+        let recording = ProcessInfo.processInfo.environment["HOMES_RECORD"]
+        func type(_ text: String) {
+            for character in text {
+                homes.type(String(character))
+                if recording != nil { Thread.sleep(forTimeInterval: 0.12) }
+            }
+        }
+        type("list resale\r")
+        type("open 9")
+        #expect(
+            homes.waitUntil { _, screen in
+                screen.lines.last == "homes> open 9" && screen.lines.contains { $0.contains("working") }
+            })
+        let loading = homes.screen
+        #expect(homes.waitForScreen("Resale"))
+        #expect(
+            homes.waitUntil { _, screen in
+                screen.lines.last == "homes> open 9" && !screen.lines.contains { $0.contains("working") }
+            })
+        if recording != nil { Thread.sleep(forTimeInterval: 1) }
+        type("\u{15}list r")
+        #expect(homes.waitUntil { _, screen in screen.lines.last == "homes> list resale" })
+        let suggested = homes.screen
+        let prompt = try #require(suggested.lines.indices.last)
+        #expect(suggested.styles[prompt][7..<11].allSatisfy { $0.foreground == 2 }, "list: green")
+        #expect(suggested.styles[prompt][13..<18].allSatisfy { $0.isDim }, "esale: dim")
+        let marked = try #require(loading.lines.indices.last)
+        #expect(loading.styles[marked][12].isUnderlined && loading.styles[marked][12].foreground == 1, "9: marked")
+        if let folder = recording {
+            Thread.sleep(forTimeInterval: 2)
+            try homes.cast(columns: 80, rows: 40, title: "homes: typing while a list loads, then a suggestion")
+                .write(toFile: folder + "/session.cast", atomically: true, encoding: .utf8)
+            let screens = [loading, suggested].map { $0.styledLines.suffix(14).joined(separator: "\n") }
+            try screens.joined(separator: "\n\n").write(
+                toFile: folder + "/screens.txt", atomically: true, encoding: .utf8)
+        }
+        homes.quit()
     }
 }

@@ -2,8 +2,8 @@ import LineEditing
 
 /// A tiny VT100 screen: interprets what the line editor writes (printable text with
 /// auto-wrap, CR, LF, BS, BEL, cursor up/down/forward/back/column/position, erase in line
-/// and in display, private modes and colours ignored), so tests look at the screen a
-/// user would see rather than at escape sequences.
+/// and in display, the colours and attributes of SGR kept per cell, private modes
+/// ignored), so tests look at the screen a user would see rather than at escape sequences.
 ///
 /// ```swift
 /// var screen = ScreenEmulator(columns: 80)
@@ -23,12 +23,54 @@ public struct ScreenEmulator: Sendable {
     public private(set) var column = 0
     /// Sequences it did not know, to fail on.
     public private(set) var unknown: [String] = []
+    /// How each cell is shown.
+    public private(set) var styles: [[Style]]
+    /// How the next character written is shown.
+    public private(set) var style = Style()
+
+    /// How a cell is shown: the attributes and foreground colour SGR set.
+    public struct Style: Equatable, Sendable {
+        /// The foreground colour (30-37 as 0-7), nil for the default.
+        public var foreground: Int?
+        public var isBold = false
+        public var isDim = false
+        public var isUnderlined = false
+        public var isReversed = false
+
+        /// The default style.
+        public init() {}
+
+        /// One letter for the style in `styledLines`: G green, R red, U red and
+        /// underlined, D dim, V reversed, S any other; a space for the default.
+        public var letter: Character {
+            if self == Style() { return " " }
+            if isReversed { return "V" }
+            if isDim && foreground == nil { return "D" }
+            if foreground == 1 { return isUnderlined ? "U" : "R" }
+            if foreground == 2 { return "G" }
+            return "S"
+        }
+    }
 
     /// An empty screen of `columns` by `height`, the cursor at the top left.
     public init(columns: Int = 80, height: Int = 24) {
         self.columns = columns
         self.height = height
         cells = Array(repeating: Array(repeating: " ", count: columns), count: height)
+        styles = Array(repeating: Array(repeating: Style(), count: columns), count: height)
+    }
+
+    /// The rows as `lines` has them, each followed (when any of it is styled) by a row of
+    /// `Style.letter`s under its cells: a screenshot with its colours written out.
+    public var styledLines: [String] {
+        var result: [String] = []
+        for (row, line) in lines.enumerated() {
+            result.append(line)
+            let letters = String(styles[row].map(\.letter))
+            let trimmed = String(letters.reversed().drop { $0 == " " }.reversed())
+            if !trimmed.isEmpty { result.append(trimmed) }
+        }
+        return result
     }
 
     /// The rows on the screen, trailing spaces and trailing empty rows removed.
@@ -79,6 +121,8 @@ public struct ScreenEmulator: Sendable {
         if row == height - 1 {
             cells.removeFirst()
             cells.append(Array(repeating: " ", count: columns))
+            styles.removeFirst()
+            styles.append(Array(repeating: Style(), count: columns))
         } else {
             row += 1
         }
@@ -96,12 +140,17 @@ public struct ScreenEmulator: Sendable {
             lineFeed()
         }
         cells[row][column] = String(character)
-        if width == 2 && column + 1 < columns { cells[row][column + 1] = "" }
+        styles[row][column] = style
+        if width == 2 && column + 1 < columns {
+            cells[row][column + 1] = ""
+            styles[row][column + 1] = style
+        }
         column += width
     }
 
     private mutating func control(_ parameters: String, _ final: Character) {
-        if parameters.hasPrefix("?") || final == "m" { return }
+        if parameters.hasPrefix("?") { return }
+        if final == "m" { return select(parameters) }
         let numbers = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
         let count = max(1, numbers.first.flatMap { $0 } ?? 1)
         let shown = min(column, columns - 1)
@@ -135,6 +184,29 @@ public struct ScreenEmulator: Sendable {
 
     private mutating func erase(row: Int, from start: Int, to end: Int) {
         guard start < end else { return }
-        for index in start..<end { cells[row][index] = " " }
+        for index in start..<end {
+            cells[row][index] = " "
+            styles[row][index] = Style()
+        }
+    }
+
+    /// SGR: the attributes and foreground colours the line editor and the app use.
+    private mutating func select(_ parameters: String) {
+        for number in parameters.split(separator: ";", omittingEmptySubsequences: false).map({ Int($0) ?? 0 }) {
+            switch number {
+            case 0: style = Style()
+            case 1: style.isBold = true
+            case 2: style.isDim = true
+            case 4: style.isUnderlined = true
+            case 7: style.isReversed = true
+            case 22: (style.isBold, style.isDim) = (false, false)
+            case 24: style.isUnderlined = false
+            case 27: style.isReversed = false
+            case 30...37: style.foreground = number - 30
+            case 39: style.foreground = nil
+            case 40...49: break
+            default: unknown.append("ESC [\(parameters)m")
+            }
+        }
     }
 }
