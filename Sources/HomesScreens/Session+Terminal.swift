@@ -13,10 +13,11 @@ extension Session {
     }
 
     /// The terminal is `width` columns wide now (SIGWINCH): the screen is laid out again at
-    /// once, the line being edited below it (while a command runs: once it settles).
+    /// once on a cleared screen, the line being edited (and the status of work in flight)
+    /// below it; the terminal's own reflow of the old rows is wiped.
     public func resize(width: Int) {
         terminal = Terminal(isInteractive: terminal.isInteractive, width: width, usesColor: terminal.usesColor)
-        guard terminal.isInteractive, !isRunningCommand, let screen = stack.top else { return }
+        guard terminal.isInteractive, let screen = stack.top else { return }
         output.writeScreen(screen.rootView.render(width: width).joined(separator: "\n") + "\n")
     }
 

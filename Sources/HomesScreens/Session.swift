@@ -29,8 +29,7 @@ public final class Session {
     private var errorsToShow: [String] = []
     /// True while a command runs or its work settles: redraws wait for it, and remember
     /// in `changedWhileRunning` that the screen must be drawn once it is done.
-    private(set) var isRunningCommand = false
-    private var changedWhileRunning = false
+    private var isRunningCommand = false, changedWhileRunning = false
     private let lines = ReadAhead()
 
     /// A session showing `root`, offering each command to `shared` before the screen on
