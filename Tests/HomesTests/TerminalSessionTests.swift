@@ -205,6 +205,21 @@ final class TerminalHomes: Sendable {
         #expect(homes.process.terminationStatus == 0)
     }
 
+    /// Ctrl-R ignores case unless the query has a capital (smart case).
+    @Test func reverseSearchIsSmartCase() throws {
+        let homes = try TerminalHomes()
+        defer { try? FileManager.default.removeItem(atPath: homes.stateFolder) }
+        #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+        homes.type("LIST resale\r")
+        #expect(homes.waitFor("Resale"))
+        homes.type("\u{12}list")
+        #expect(homes.waitForScreen("`list': LIST resale"), "no capital: case ignored")
+        homes.type("\u{7F}\u{7F}\u{7F}\u{7F}List")
+        #expect(homes.waitForScreen("(failed reverse-i-search)`List'"), "a capital: case counts")
+        homes.type("\u{07}")
+        homes.quit()
+    }
+
     /// While a command's work runs the prompt stays live under a status row: keys show as
     /// typed, and when the response draws the screen the half-typed line and its cursor
     /// come back exactly below it.
