@@ -42,11 +42,24 @@ public final class LineView {
     /// (or, the first time, that its cursor is at the start of an empty row).
     public func render(_ model: EditorViewModel) -> String {
         let width = max(1, self.width())
-        let model = colors ? model : EditorViewModel(prompt: model.prompt, text: model.text, cursor: model.cursor)
+        let model =
+            colors
+            ? model
+            : EditorViewModel(
+                prompt: model.prompt, text: model.text, cursor: model.cursor, search: model.search, status: model.status
+            )
         var output = ""
         var from: Int?
         var typed: Range<Int>?
-        if let drawn, drawn.prompt == model.prompt, drawn.status == model.status, width == drawnWidth {
+        if let drawn, drawn.prompt == model.prompt, (drawn.status == nil) == (model.status == nil),
+            width == drawnWidth
+        {
+            if let status = model.status, status != drawn.status {
+                // Only the status row changed (the spinner, the seconds): write it alone.
+                let fitted = Self.fitted(status, width: width)
+                output += move(to: Position(row: 0, column: 0)) + "\u{1B}[K" + fitted
+                at = Position(row: 0, column: LineLayout.pieces(of: fitted).reduce(0) { $0 + $1.columns })
+            }
             from = Self.firstChange(from: drawn, to: model)
             typed = Self.typedOverSuggestion(from: drawn, to: model)
         } else {

@@ -448,3 +448,25 @@ import Testing
         #expect(!display.isEditing)
     }
 }
+
+@Suite struct StatusRowTests {
+    /// The status of work in flight is a row above the prompt; a new status (the spinner
+    /// turning) writes that row alone, and the line stays as it is below it.
+    @Test func aNewStatusWritesItsRowAlone() {
+        let view = LineView { 20 }
+        var screen = ScreenEmulator(columns: 20, height: 5)
+        let line = LineText("open 3 near the park")
+        screen.feed(view.render(EditorViewModel(prompt: "> ", text: line, cursor: 7, status: "⠋ loading… 0 s")))
+        #expect(screen.lines == ["⠋ loading… 0 s", "> open 3 near the pa", "rk"])
+        #expect(screen.cursor == (1, 9))
+        let tick = view.render(
+            EditorViewModel(prompt: "> ", text: line, cursor: 7, status: "⠙ loading… 1 s (Ctrl-C stops it)"))
+        screen.feed(tick)
+        #expect(!tick.contains("open"), "the line is not written again: \(tick.debugDescription)")
+        #expect(screen.lines == ["⠙ loading… 1 s (Ctr", "> open 3 near the pa", "rk"])
+        #expect(screen.cursor == (1, 9))
+        // Without a status the rows move up: everything is drawn again.
+        screen.feed(view.render(EditorViewModel(prompt: "> ", text: line, cursor: 7)))
+        #expect(screen.lines == ["> open 3 near the pa", "rk"])
+    }
+}
