@@ -32,9 +32,13 @@ public struct ScreenEmulator: Sendable {
     public struct Style: Equatable, Sendable {
         /// The foreground colour (30-37 as 0-7), nil for the default.
         public var foreground: Int?
+        /// Bold (SGR 1).
         public var isBold = false
+        /// Dim (SGR 2): how the line editor shows a suggestion.
         public var isDim = false
+        /// Underlined (SGR 4).
         public var isUnderlined = false
+        /// Reversed (SGR 7): how the line editor shows a search's match.
         public var isReversed = false
 
         /// The default style.

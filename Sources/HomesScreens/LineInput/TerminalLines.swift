@@ -22,6 +22,7 @@ public struct TerminalLines: LineSource {
         return await reader.next { editor.readLine(prompt: "homes> ", completer: completer) }
     }
 
+    /// The line being edited is coloured and completed for the screen in front from now on.
     public func screenChanged(completer: Completer) {
         display.setScreen(completions: completer.complete, highlight: completer.highlight)
     }
