@@ -8,6 +8,14 @@ import Testing
         (try? CommandParser.commands(in: line, home: "/home/mei").get()) ?? []
     }
 
+    /// Tab completion takes `~` as the command that runs does: the folder `HOME` names.
+    @Test func completingATildePathLooksInTheHomeFolderTheEnvironmentNames() throws {
+        let home = NSTemporaryDirectory() + "homes-completion-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home + "/photos", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        #expect(Completer.paths(startingWith: "~/pho", home: home) == ["~/photos/"])
+    }
+
     @Test func oneCommandIsItsWords() {
         #expect(commands("  filter\trooms   2 ") == [Command(name: "filter", arguments: ["rooms", "2"])])
         #expect(commands("") == [])

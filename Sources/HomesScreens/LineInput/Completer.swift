@@ -36,9 +36,9 @@ public struct Completer: Sendable {
         return candidates.filter { $0.lowercased().hasPrefix(partial.lowercased()) }
     }
 
-    /// The files and folders whose path starts with `partial` (`~` is the home folder).
-    static func paths(startingWith partial: String) -> [String] {
-        let home = NSHomeDirectory()
+    /// The files and folders whose path starts with `partial` (`~` is the home folder, as
+    /// the command that runs takes it: `HOME`, else the account's).
+    static func paths(startingWith partial: String, home: String = CommandParser.homeFolder()) -> [String] {
         let expanded = partial.hasPrefix("~") ? home + partial.dropFirst() : partial
         let folder = expanded.hasSuffix("/") ? expanded : (expanded as NSString).deletingLastPathComponent
         let prefix = expanded.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
