@@ -6,7 +6,9 @@ public enum CachePolicy: Sendable, Equatable {
     case none
     /// Kept in memory for `timeToLive`.
     case memory(timeToLive: Duration = .seconds(180))
-    /// Kept in memory and on disk for `timeToLive`; disk is consulted on a memory miss.
+    /// Kept in memory and on disk for `timeToLive`.
+    ///
+    /// The disk store is consulted on a memory miss.
     case memoryAndDisk(timeToLive: Duration = .seconds(180))
 
     var timeToLive: Duration? {
@@ -38,7 +40,7 @@ public struct CachedResponse: Sendable, Equatable {
 
 /// Where cached responses live when they leave memory.
 public protocol ResponseDiskStore: Sendable {
-    /// The entry for `key`, or nil (also for an unreadable entry).
+    /// The entry for `key`, or nil when there is none or it cannot be read.
     func load(_ key: String) -> CachedResponse?
     /// Stores `response` under `key`, replacing what was there.
     func save(_ response: CachedResponse, for key: String)
@@ -57,12 +59,18 @@ public final class ResponseCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
     private var useCounter: UInt64 = 0
-    /// The most entries kept in memory; the least recently used go first.
+    /// The most entries kept in memory.
+    ///
+    /// Beyond it, the least recently used entry goes first.
     public let capacity: Int
     /// Consulted on a memory miss by policies that use disk.
     public let diskStore: (any ResponseDiskStore)?
 
     /// A cache of at most `capacity` responses in memory, with `diskStore` behind it.
+    ///
+    /// - Parameters:
+    ///   - capacity: The most entries kept in memory; at least one.
+    ///   - diskStore: Where policies that use disk keep their entries; none unless given.
     public init(capacity: Int = 100, diskStore: (any ResponseDiskStore)? = nil) {
         self.capacity = max(1, capacity)
         self.diskStore = diskStore
@@ -78,7 +86,18 @@ public final class ResponseCache: @unchecked Sendable {
         service + "|" + api + "|" + encodedParameters
     }
 
-    /// A fresh entry for `key` under `policy` at `now`, from memory or (policy allowing) disk.
+    /// A fresh entry for `key` under `policy` at `now`, if there is one.
+    ///
+    /// It comes from memory or, when the policy uses disk, from the disk store, and is then
+    /// kept in memory. An expired entry is forgotten.
+    ///
+    /// - Parameters:
+    ///   - key: The call's key, from ``key(service:api:parameters:)``.
+    ///   - policy: The API's policy, which gives the time to live; never an entry for
+    ///     ``CachePolicy/none``.
+    ///   - now: The time to judge freshness by.
+    /// - Returns: The entry, stored less than the policy's time to live before `now`; nil
+    ///   otherwise.
     public func response(for key: String, policy: CachePolicy, now: Date) -> CachedResponse? {
         guard let ttl = policy.timeToLive else { return nil }
         let limit = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
@@ -104,6 +123,9 @@ public final class ResponseCache: @unchecked Sendable {
     }
 
     /// Stores `body` for `key` under `policy` at `now`.
+    ///
+    /// Nothing is stored under ``CachePolicy/none``; a policy that uses disk also saves it
+    /// to the disk store.
     public func store(_ body: Data, for key: String, policy: CachePolicy, now: Date) {
         guard policy.timeToLive != nil else { return }
         let response = CachedResponse(body: body, storedAt: now)
@@ -136,7 +158,9 @@ public final class ResponseCache: @unchecked Sendable {
     }
 }
 
-/// A disk store of one file per entry in a folder; unreadable files count as misses.
+/// A disk store of one file per entry in a folder.
+///
+/// A file that cannot be read counts as a miss.
 // Safe to share: files are read and written only under `lock`.
 public final class FileResponseStore: ResponseDiskStore, @unchecked Sendable {
     /// The folder holding the entries.

@@ -32,7 +32,7 @@ public enum HMACSHA256 {
         }
     }
 
-    /// Compares two codes in time that does not depend on where they differ.
+    /// Whether two codes are equal, in time that does not depend on where they differ.
     public static func isEqual(_ first: [UInt8], _ second: [UInt8]) -> Bool {
         guard first.count == second.count else { return false }
         var difference: UInt8 = 0

@@ -2,7 +2,7 @@
 ///
 /// The generic entry points are inlinable and hand contiguous bytes (arrays, `Data`,
 /// buffers) to one compiled routine, so a caller in another module pays no generic
-/// dispatch per byte; hashing allocates nothing until the digest is returned.
+/// dispatch per byte. Hashing allocates nothing until the digest is returned.
 public struct SHA256: Sendable {
     /// The digest length in bytes.
     public static let byteCount = 32

@@ -16,7 +16,9 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// An empty object.
     public init() {}
 
-    /// An object of these members; a name given twice keeps its last value.
+    /// An object of these members.
+    ///
+    /// A name given twice keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(members: elements)
     }
@@ -27,15 +29,17 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         for (name, value) in members { self.members[Name(name)] = value }
     }
 
-    /// The value of the member named exactly `name` (scalar by scalar), or nil; setting nil
-    /// removes the member.
+    /// The value of the member named exactly `name`, scalar by scalar, or nil.
+    ///
+    /// Setting nil removes the member.
     public subscript(name: String) -> JSONValue? {
         get { members[Name(name)] }
         set { members[Name(name)] = newValue }
     }
 
-    /// The member names, in the order of their Unicode scalars (the order `encoded()`
-    /// writes them in).
+    /// The member names, in the order of their Unicode scalars.
+    ///
+    /// It is the order ``JSONValue/encoded()`` writes them in.
     public var names: [String] { members.keys.sorted().map(\.text) }
 
     /// The members in the order of their names' Unicode scalars.

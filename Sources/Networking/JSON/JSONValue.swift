@@ -8,13 +8,13 @@ public enum JSONValue: Sendable, Hashable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number; JSON does not tell integers apart.
+    /// A number, whole or not, since JSON does not tell integers apart.
     case number(Double)
     /// A string.
     case string(String)
     /// An array, its elements in order.
     case array([JSONValue])
-    /// An object; its member names compare by Unicode scalars (see ``JSONObject``).
+    /// An object, whose member names compare by Unicode scalars (see ``JSONObject``).
     case object(JSONObject)
 
     /// The value under the member named exactly `key` of an object, or nil.
@@ -75,13 +75,20 @@ public struct JSONParseError: Error, Sendable, CustomStringConvertible {
 }
 
 extension JSONValue {
-    /// Parses `data` (any JSON text, including a bare scalar), strictly.
+    /// Parses `data`, any JSON text including a bare scalar, strictly.
+    ///
+    /// The parser follows RFC 8259 strictly: it rejects trailing commas, comments, leading
+    /// zeros, lone surrogates and invalid UTF-8, and limits nesting to 128 levels so hostile
+    /// input cannot exhaust the stack.
+    ///
+    /// - Throws: ``JSONParseError``, saying what is wrong and at which byte.
     public init(parsing data: Data) throws {
         self = try JSONParser.parse(data)
     }
 
-    /// Compact JSON text with keys sorted by their Unicode scalars, so equal values encode
-    /// to equal bytes.
+    /// Compact JSON text, with keys sorted by their Unicode scalars.
+    ///
+    /// Equal values encode to equal bytes.
     public func encoded() -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
@@ -159,7 +166,9 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    /// An object; a name given twice keeps its last value.
+    /// An object.
+    ///
+    /// A name given twice keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(members: elements))
     }

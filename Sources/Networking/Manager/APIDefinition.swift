@@ -27,21 +27,33 @@ public protocol APIDefinition: Sendable {
     var serviceName: String { get }
     /// The method name: the path after the service's base URL, and the name that is signed.
     var methodName: String { get }
-    /// The HTTP verb; GET unless stated.
+    /// The HTTP verb, GET unless stated.
     var httpMethod: HTTPMethod { get }
-    /// What a new call does while one is in flight; ignore it unless stated.
+    /// What a new call does while one is in flight.
+    ///
+    /// Unless stated, the new call is ignored.
     var requestStrategy: RequestStrategy { get }
-    /// Whether responses are cached; never unless stated.
+    /// Whether responses are cached, never unless stated.
     var cachePolicy: CachePolicy { get }
-    /// The page size of a paged API; nil for an API without pages.
+    /// The page size of a paged API, or nil for an API without pages.
     var pageSize: Int? { get }
-    /// Checks the caller's parameters before anything is sent: nil when valid, otherwise
-    /// the message to report.
+    /// Checks the caller's parameters before anything is sent.
+    ///
+    /// The paging parameters are not among them: they are added after the check.
+    ///
+    /// - Parameter parameters: The parameters the parameter source gave.
+    /// - Returns: Nil when they are valid; otherwise the message the call fails with, as
+    ///   ``APIResultKind/invalidParameters``.
     func validateParameters(_ parameters: [String: String]) -> String?
-    /// Checks the shape of a response (fresh or cached): nil when valid, otherwise the
-    /// message to report.
+    /// Checks the shape of a response, fresh or cached.
+    ///
+    /// - Parameter response: The parsed body of a successful response.
+    /// - Returns: Nil when it is valid; otherwise the message the call fails with, as
+    ///   ``APIResultKind/invalidResponse``.
     func validateResponse(_ response: JSONValue) -> String?
-    /// How many items a page response holds; a page with fewer than `pageSize` is the last.
+    /// How many items a page response holds.
+    ///
+    /// A page with fewer than `pageSize` items is the last.
     func pageItemCount(in response: JSONValue) -> Int
 }
 
@@ -62,8 +74,10 @@ extension APIDefinition {
     public func pageItemCount(in response: JSONValue) -> Int { response["items"]?.arrayValue?.count ?? 0 }
 }
 
-/// What a call ended with. There is no "unknown" default: a manager that has not
-/// finished a call has no result at all.
+/// What a call ended with.
+///
+/// There is no "unknown" default: a manager that has not finished a call has no result at
+/// all.
 public enum APIResultKind: Sendable, Equatable {
     /// Data arrived and passed validation.
     case success
@@ -89,7 +103,7 @@ public enum APIResultKind: Sendable, Equatable {
 public struct APIResult: Sendable, Equatable {
     /// What happened.
     public let kind: APIResultKind
-    /// The server's message, or the engine's explanation; nil when there is none.
+    /// The server's message or the engine's explanation, if there is one.
     public let message: String?
     /// Whether the data came from the cache rather than the network.
     public let isFromCache: Bool

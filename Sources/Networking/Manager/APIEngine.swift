@@ -2,9 +2,12 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The shared bottom of the network layer: services, transport, cache, reachability,
-/// app-wide interceptors and the clock. It builds, sends, parses and caches off the main
-/// actor; managers and their delegates get each outcome on the main actor.
+/// The shared bottom of the network layer, which every manager's calls go through.
+///
+/// It holds the services, the transport, the cache, reachability, the app-wide
+/// interceptors and the clock. It builds and signs each request on the main actor, then
+/// sends, parses, validates and caches off it; managers and their delegates get each
+/// outcome on the main actor (see <doc:TheLifeOfACall>).
 ///
 /// ```swift
 /// let engine = APIEngine(
@@ -22,7 +25,7 @@ public final class APIEngine: Sendable {
     public let cache: ResponseCache
     /// Whether the network is reachable.
     public let reachability: NetworkReachability
-    /// How long a call may take before it fails with `timeout`.
+    /// How long a call may take before it fails with ``APIResultKind/timeout``.
     public let timeout: Duration
     let now: @Sendable () -> Date
     let makeNonce: @Sendable () -> String
@@ -30,7 +33,17 @@ public final class APIEngine: Sendable {
     /// The timeouts of the calls in flight, on one timer.
     let deadlines = CallDeadlines()
 
-    /// Creates an engine. `clock` and `nonce` are injectable for tests.
+    /// Creates an engine over `services` that sends through `transport`.
+    ///
+    /// - Parameters:
+    ///   - services: The services managers name.
+    ///   - transport: How requests go out.
+    ///   - cache: Where responses are cached; an empty cache of its own unless given.
+    ///   - reachability: The app's word on the network; reachable unless given.
+    ///   - timeout: How long a call may take; fifteen seconds unless given.
+    ///   - clock: The current time, for signatures and the cache; injectable for tests.
+    ///   - nonce: Makes each signed request's nonce, a UUID unless given; injectable for
+    ///     tests.
     public init(
         services: ServiceRegistry,
         transport: any HTTPTransport,

@@ -13,24 +13,29 @@ public enum APICallPage: Sendable, Equatable {
 extension APIResult: Error {}
 
 extension APIManager {
-    /// One call of this API as a `Producer`, so a logic can track it with an
-    /// `Activity` instead of keeping its loading and problem state by hand.
+    /// One call of this API as a `Producer`, for a logic to track with an `Activity`.
     ///
-    /// Each run asks the manager for `page` with `parameters` and ends when the manager
-    /// reports the call: with `reform` of the manager (read its data, and its pages, there)
-    /// then completion, or with the failed ``APIResult``. A call that does not start
-    /// (refused by an interceptor or by the request strategy) fails the run at once.
-    /// Disposing a run that is still going cancels its call.
-    ///
-    /// While its call goes, the run is the manager's delegate and parameter source; a
-    /// cancelled outcome is never a run's end (its run was disposed, or replaced by a newer
-    /// one, which owns the manager now). Runs are started and disposed on the main actor,
-    /// where the manager lives.
+    /// A logic that tracks the call need not keep its loading and problem state by hand.
+    /// Each run asks the manager for `page` with `parameters`, and ends with `reform` of the
+    /// manager then completion, or with the failed ``APIResult``. Disposing a run that is
+    /// still going cancels its call. Runs are started and disposed on the main actor, where
+    /// the manager lives. How a run owns the manager, and why a cancelled outcome never
+    /// ends one, is in <doc:TheLifeOfACall>.
     ///
     /// ```swift
     /// let call = manager.producer(parameters: ["id": "3"]) { $0.fetchData(with: DetailReformer()) }
     /// run = activity.track(call).start { outcome in show(outcome) }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - parameters: The parameters of every run's call, in place of the manager's
+    ///     parameter source.
+    ///   - page: Which page each run asks for; the first, from the cache when fresh, unless
+    ///     given.
+    ///   - reform: Reads the manager's data (and its pages) once the call succeeded; its
+    ///     result is the run's one value.
+    /// - Returns: A producer whose every start makes one call. It fails with the call's
+    ///   ``APIResult``, at once when the call does not start.
     public nonisolated func producer<Output: Sendable>(
         parameters: [String: String], page: APICallPage = .first(ignoringCache: false),
         reform: @escaping @MainActor @Sendable (APIManager) -> Output
@@ -46,10 +51,13 @@ extension APIManager {
 }
 
 extension Producer where Failure == APIResult {
-    /// Starts a run of an API call and calls `ended` once on the main actor when it ends,
-    /// with its last value or its failure; an `Activity` tracking the call has been told
-    /// by then, so `ended` reads it current. Disposing the result stops the run, and
-    /// `ended` is not called.
+    /// Starts a run of an API call and calls `ended` once, on the main actor, when it ends.
+    ///
+    /// An `Activity` tracking the call has been told by then, so `ended` reads it current.
+    ///
+    /// - Parameter ended: Called with the run's last value, or with its failure (a run
+    ///   that completes without a value fails with ``APIResultKind/noContent``).
+    /// - Returns: The run; disposing it stops the run, and `ended` is not called.
     @MainActor @discardableResult
     public func start(ended: @escaping @MainActor (Result<Value, APIResult>) -> Void) -> Disposable {
         let last = Mutex<Value?>(nil)

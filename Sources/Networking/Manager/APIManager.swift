@@ -10,7 +10,8 @@ import Synchronization
 /// is dropped, and freeing the manager cancels its calls.
 ///
 /// A manager lives on the main actor with its delegate and parameter source; the engine
-/// sends, parses and validates off it, and each outcome comes back to the main actor.
+/// sends, parses and validates off it, and each outcome comes back to the main actor. The
+/// steps of a call, and where each runs, are in <doc:TheLifeOfACall>.
 ///
 /// ```swift
 /// @MainActor
@@ -41,7 +42,9 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
     public nonisolated let engine: APIEngine
     /// Where results land (held weakly).
     public weak var delegate: (any APIManagerDelegate)?
-    /// Where parameters come from (held weakly); no source means no parameters.
+    /// Where parameters come from, held weakly.
+    ///
+    /// With no source, calls are made without parameters.
     public weak var parameterSource: (any APIManagerParameterSource)?
     /// This manager's own interceptors, run after the engine's.
     public var interceptors: [any APIInterceptor] = []
@@ -76,25 +79,36 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
 
     // MARK: - Calls
 
-    /// Calls the API with the parameter source's parameters (the first page of a paged
-    /// API). Returns false when the call did not start: refused by an interceptor or by
-    /// the request strategy. Every call that starts ends with exactly one callback.
+    /// Calls the API with the parameter source's parameters.
     ///
-    /// - Parameter ignoringCache: fetch from the network even if a fresh cached response exists.
+    /// A paged API is asked for its first page. Every call that starts ends with exactly
+    /// one callback to the delegate, never before this returns (see <doc:TheLifeOfACall>).
+    ///
+    /// - Parameter ignoringCache: Whether to fetch from the network even if a fresh cached
+    ///   response exists.
+    /// - Returns: Whether the call started; false when an interceptor or the request
+    ///   strategy refused it, and nothing is reported.
     @discardableResult
     public func loadData(ignoringCache: Bool = false) -> Bool {
         start(page: 1, ignoringCache: ignoringCache)
     }
 
-    /// Loads the page after the one held. Returns false on the last page, while a call is
-    /// in flight, or for an API without pages. The caller never keeps a page number.
+    /// Loads the page after the one held.
+    ///
+    /// The manager keeps the page number; the caller never does.
+    ///
+    /// - Returns: Whether the call started; false on the last page, while a call is in
+    ///   flight, for an API without pages, or when an interceptor refused it.
     @discardableResult
     public func loadNextPage() -> Bool {
         guard api.pageSize != nil, calls.isEmpty, !(loadedPage > 0 && reachedLastPage) else { return false }
         return start(page: loadedPage + 1, ignoringCache: false)
     }
 
-    /// Cancels every call in flight; each reports `cancelled` to the delegate.
+    /// Cancels every call in flight.
+    ///
+    /// Each cancelled call reports ``APIResultKind/cancelled`` to the delegate, and a
+    /// response that arrives later is dropped.
     public func cancelAllRequests() {
         let cancelled = Array(calls.values)
         calls = [:]

@@ -3,7 +3,7 @@
 /// Managers live on the main actor; only `definition` can be read from anywhere.
 @MainActor
 public protocol APIManaging: AnyObject, Sendable {
-    /// The API this manager calls; reformers can tell managers apart with it.
+    /// The API this manager calls, by which reformers can tell managers apart.
     nonisolated var definition: any APIDefinition { get }
     /// The raw data of the last successful call, kept by the manager.
     var rawData: JSONValue? { get }
@@ -26,30 +26,36 @@ extension APIManaging {
         rawData
     }
 
-    /// The raw data turned into view-ready data by `reformer` (it gets `.null` before any data).
+    /// The raw data turned into view-ready data by `reformer`.
+    ///
+    /// Before any data has arrived, the reformer gets `.null`.
     public func fetchData<Reformer: APIReformer>(with reformer: Reformer) -> Reformer.Output {
         reformer.reform(rawData ?? .null, from: self)
     }
 }
 
-/// Turns a manager's raw data into what a view uses. Keeps no state.
+/// Turns a manager's raw data into what a view uses.
 ///
-/// One reformer can normalise several APIs to one shape (it can look at
-/// `manager.definition` to tell them apart), and one API can feed several reformers.
-/// Keys of reformed dictionaries are named constants of the reformer.
+/// A reformer keeps no state. One reformer can normalise several APIs to one shape (it
+/// can look at `manager.definition` to tell them apart), and one API can feed several
+/// reformers. Keys of reformed dictionaries are named constants of the reformer.
 public protocol APIReformer {
     /// The view-ready data.
     associatedtype Output
-    /// Reforms `data`, which came from `manager` (on the main actor, where managers live).
+    /// Reforms `data`, which came from `manager`, on the main actor where managers live.
     @MainActor func reform(_ data: JSONValue, from manager: any APIManaging) -> Output
 }
 
 /// The one landing place of a manager's calls, on the main actor with the manager.
 @MainActor
 public protocol APIManagerDelegate: AnyObject {
-    /// A call succeeded; fetch the data with `manager.fetchData(with:)`.
+    /// Tells the delegate that a call of `manager` succeeded.
+    ///
+    /// Fetch the data with ``APIManaging/fetchData(with:)``.
     func apiManagerDidSucceed(_ manager: any APIManaging)
-    /// A call failed; `manager.lastResult` says how.
+    /// Tells the delegate that a call of `manager` failed.
+    ///
+    /// ``APIManaging/lastResult`` says how.
     func apiManagerDidFail(_ manager: any APIManaging)
 }
 
@@ -62,28 +68,29 @@ public protocol APIManagerParameterSource: AnyObject {
 
 /// Hooks around every call, per manager or app-wide (on the engine).
 ///
-/// Pipeline, in order: parameters from the source -> parameter validation ->
-/// `shouldCall` (app-wide, then the manager's; any false stops the call silently) ->
-/// request strategy -> reachability -> cache -> `didCall` -> send -> `didReceive` ->
-/// response validation -> `willSucceed`/`willFail` -> delegate -> `didSucceed`/`didFail`.
-/// `didReceive` runs on the thread the response arrived on (so parsing stays off the main
-/// actor), every other step on the main actor, where managers live; app-wide
-/// interceptors run before the manager's own at every step.
-/// With no delegate left, an outcome is dropped before `willSucceed`/`willFail`.
+/// App-wide interceptors run before the manager's own at every step. `didReceive` runs on
+/// the thread the response arrived on, so parsing stays off the main actor; every other
+/// hook runs on the main actor, where managers live. Where each hook falls among the steps
+/// of a call is in <doc:TheLifeOfACall>.
 public protocol APIInterceptor: AnyObject, Sendable {
     /// Whether the call may go ahead.
+    ///
+    /// Any interceptor that returns false stops the call silently: the delegate hears
+    /// nothing, and `loadData()` returns false.
     func shouldCall(_ manager: any APIManaging, parameters: [String: String]) -> Bool
-    /// The call was sent (or answered from the cache).
+    /// Tells the interceptor that the call was sent or answered from the cache.
     func didCall(_ manager: any APIManaging, parameters: [String: String])
-    /// A response arrived from the network, before it is evaluated.
+    /// Tells the interceptor that a response arrived from the network.
+    ///
+    /// It runs before the response is evaluated, on the thread it arrived on.
     func didReceive(_ manager: any APIManaging, response: HTTPResponse)
-    /// A success is about to reach the delegate.
+    /// Tells the interceptor that a success is about to reach the delegate.
     func willSucceed(_ manager: any APIManaging)
-    /// A success reached the delegate.
+    /// Tells the interceptor that a success reached the delegate.
     func didSucceed(_ manager: any APIManaging)
-    /// A failure is about to reach the delegate.
+    /// Tells the interceptor that a failure is about to reach the delegate.
     func willFail(_ manager: any APIManaging)
-    /// A failure reached the delegate.
+    /// Tells the interceptor that a failure reached the delegate.
     func didFail(_ manager: any APIManaging)
 }
 

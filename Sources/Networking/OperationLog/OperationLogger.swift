@@ -20,29 +20,39 @@ public struct OperationLogEntry: Sendable, Equatable, Codable {
     }
 }
 
-/// Where entries wait until they are uploaded; the app backs it with persistence so
-/// entries survive a restart.
+/// Where entries wait until they are uploaded.
+///
+/// The app backs it with persistence, so that entries survive a restart.
 public protocol OperationLogStore: Sendable {
-    /// Adds an entry with the next sequence number and returns it.
+    /// Adds an entry with the next sequence number.
+    ///
+    /// - Returns: The entry added.
     func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry
     /// The oldest `limit` entries.
     func oldest(_ limit: Int) -> [OperationLogEntry]
-    /// Removes the entries with these sequence numbers; false when they could not be.
+    /// Removes the entries with these sequence numbers.
+    ///
+    /// - Returns: Whether they were removed; false stops the logger's uploads until the
+    ///   next start, instead of uploading the same entries again and again.
     @discardableResult
     func remove(_ sequences: Set<Int64>) -> Bool
     /// How many entries wait.
     var count: Int { get }
 }
 
-/// Sends a batch of entries somewhere; calls `completion(true)` only when it arrived, on
-/// the main actor.
+/// Sends a batch of entries somewhere, on the main actor.
 @MainActor
 public protocol OperationLogUploader: AnyObject {
     /// Uploads `batch`.
+    ///
+    /// - Parameters:
+    ///   - batch: The oldest entries waiting, in order.
+    ///   - completion: Called once, on the main actor, with true only when the batch
+    ///     arrived; the entries leave the store only then.
     func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void)
 }
 
-/// Records operations and uploads them in batches of `batchSize` (30).
+/// Records operations and uploads them in batches of `batchSize`, 30 unless given.
 ///
 /// A full batch is uploaded as soon as it is complete; whatever is left is uploaded by
 /// `uploadPending()` at the next start. Entries leave the store only after their upload
@@ -63,6 +73,12 @@ public final class OperationLogger {
     private var isStopped = false
 
     /// A logger keeping entries in `store` and sending them with `uploader`.
+    ///
+    /// - Parameters:
+    ///   - store: Where entries wait until they are uploaded.
+    ///   - uploader: Sends each batch.
+    ///   - batchSize: Entries per upload, at least one; 30 unless given.
+    ///   - clock: The time each entry is recorded at; injectable for tests.
     public init(
         store: any OperationLogStore,
         uploader: any OperationLogUploader,
@@ -75,13 +91,20 @@ public final class OperationLogger {
         self.clock = clock
     }
 
-    /// Records an operation; uploads a batch once `batchSize` entries wait.
+    /// Records an operation, and uploads a batch once `batchSize` entries wait.
+    ///
+    /// - Parameters:
+    ///   - event: What happened, e.g. `page_view`.
+    ///   - attributes: Details of the event.
     public func record(_ event: String, attributes: [String: String] = [:]) {
         _ = store.append(event: event, attributes: attributes, timestamp: clock())
         if store.count >= batchSize { upload(onlyFullBatches: true) }
     }
 
-    /// Uploads everything waiting, in batches of at most `batchSize` (at app start).
+    /// Uploads everything waiting, in batches of at most `batchSize`.
+    ///
+    /// Call it at app start. A failed upload leaves the rest for the next start, or for the
+    /// next full batch.
     public func uploadPending() {
         upload(onlyFullBatches: false)
     }

@@ -34,6 +34,9 @@ public final class NetworkReachability: @unchecked Sendable {
     }
 
     /// Calls `action` on every change until the returned token is cancelled.
+    ///
+    /// - Parameter action: Called with the new status, on the thread that reported it.
+    /// - Returns: The observation; cancelling or freeing it stops the calls.
     public func observe(_ action: @escaping @Sendable (Bool) -> Void) -> ReachabilityObservation {
         let id = UUID()
         lock.lock()
@@ -62,7 +65,9 @@ public final class ReachabilityObservation: @unchecked Sendable {
         cancel()
     }
 
-    /// Stops the observation; also happens when the token is freed.
+    /// Stops the observation.
+    ///
+    /// Freeing the token stops it too.
     public func cancel() {
         lock.lock()
         let action = onCancel

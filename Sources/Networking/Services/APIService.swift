@@ -17,7 +17,7 @@ public struct APIService: Sendable {
 
     /// The name managers refer to it by.
     public let name: String
-    /// The base URL; an API's method name is appended as a path.
+    /// The base URL, to which an API's method name is appended as a path.
     public let baseURL: URL
     /// The deployment.
     public let environment: Environment
@@ -33,7 +33,9 @@ public struct APIService: Sendable {
     public let signatureRejectedCodes: Set<Int>
     /// Parameters every request of this service carries (an app key, a version).
     public let commonParameters: [String: String]
-    /// The signing secret, from the app's configuration; nil sends requests unsigned.
+    /// The signing secret, from the app's configuration.
+    ///
+    /// With no secret, requests are sent unsigned.
     public let signingSecret: [UInt8]?
     /// `baseURL` as text without its trailing slash, when a request URL can be made by
     /// appending a path and a query to it as text; nil for a base URL that needs Foundation.
@@ -41,7 +43,21 @@ public struct APIService: Sendable {
     /// The signer for `signingSecret`, its key prepared once.
     let signer: RequestSigner?
 
-    /// Describes a service.
+    /// Describes a service named `name` at `baseURL`.
+    ///
+    /// - Parameters:
+    ///   - name: The name managers refer to it by.
+    ///   - baseURL: The base URL, to which an API's method name is appended as a path.
+    ///   - environment: The deployment; production unless given.
+    ///   - pageKey: The parameter that carries the page number of paged APIs.
+    ///   - pageSizeKey: The parameter that carries the page size of paged APIs.
+    ///   - messageKey: The response field that carries the server's message.
+    ///   - errorCodeKey: The response field of a server error code, or nil for none.
+    ///   - signatureRejectedCodes: Error codes that mean "signature rejected".
+    ///   - commonParameters: Parameters every request of this service carries; a call's
+    ///     own parameter of the same name wins.
+    ///   - signingSecret: The signing secret, from the app's configuration; nil sends
+    ///     requests unsigned.
     public init(
         name: String,
         baseURL: URL,
@@ -133,7 +149,9 @@ public struct APIService: Sendable {
     }
 }
 
-/// The services an app talks to, by name. Thread-safe.
+/// The services an app talks to, by name.
+///
+/// A registry is safe to use from any thread.
 // Safe to share: `services` is touched only under `lock`.
 public final class ServiceRegistry: @unchecked Sendable {
     private let lock = NSLock()

@@ -1,9 +1,10 @@
 import Foundation
 
-/// The one text form of a parameter set: keys and values percent-encoded (every byte but
-/// `A-Z a-z 0-9 - . _ ~`, as `%XX` with capital hex), pairs sorted by their encoded key,
-/// then encoded value, as byte strings, joined as `k=v&k=v`. Used for query strings, form
-/// bodies, cache keys and signatures.
+/// The one text form of a parameter set, for queries, form bodies, cache keys and signatures.
+///
+/// Keys and values are percent-encoded (every byte but `A-Z a-z 0-9 - . _ ~`, as `%XX`
+/// with capital hex), the pairs sorted by their encoded key, then encoded value, as byte
+/// strings, and joined as `k=v&k=v`.
 public enum CanonicalParameters {
     /// Why parameter text could not be read.
     public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
@@ -45,9 +46,10 @@ public enum CanonicalParameters {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Parses `k=v&k=v` text back into parameters (`+` reads as a space; the last value
-    /// wins for a repeated key). Lenient: for text from an untrusted peer use
-    /// ``decode(_:maximumCount:)``.
+    /// Parses `k=v&k=v` text back into parameters.
+    ///
+    /// A `+` reads as a space, and the last value wins for a repeated key. It is lenient:
+    /// for text from an untrusted peer use ``decode(_:maximumCount:)``.
     public static func decode(_ text: String) -> [String: String] {
         var result: [String: String] = [:]
         for (key, value) in pairs(in: Array(text.utf8)) {
@@ -57,8 +59,16 @@ public enum CanonicalParameters {
         return result
     }
 
-    /// Parses text from an untrusted peer: at most `maximumCount` fields (counted before
-    /// anything is decoded), each name once, every escape valid.
+    /// Parses `k=v&k=v` text from an untrusted peer, strictly.
+    ///
+    /// - Parameters:
+    ///   - bytes: The text, as it arrived.
+    ///   - maximumCount: The most fields the text may hold, counted before anything is
+    ///     decoded.
+    /// - Returns: The parameters.
+    /// - Throws: ``Problem/tooManyFields(limit:)`` beyond `maximumCount`,
+    ///   ``Problem/repeatedName(_:)`` for a name given twice, and ``Problem/badEscape`` for
+    ///   an invalid escape or bytes that are not UTF-8.
     public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, maximumCount: Int) throws(Problem) -> [String:
         String]
     {
@@ -80,8 +90,11 @@ public enum CanonicalParameters {
         return result
     }
 
-    /// The canonical form of a query string as it arrived (without the `?`): every pair
-    /// decoded and encoded again, then sorted. Nil when an escape is invalid.
+    /// The canonical form of a query string as it arrived, without the `?`.
+    ///
+    /// Every pair is decoded and encoded again, then the pairs are sorted.
+    ///
+    /// - Returns: The canonical text, or nil when an escape is invalid.
     public static func canonicalQuery(_ query: String) -> String? {
         var encoded: [(String, String)] = []
         for (rawKey, rawValue) in pairs(in: Array(query.utf8)) {

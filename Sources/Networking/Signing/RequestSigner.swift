@@ -21,17 +21,19 @@ extension String {
     }
 }
 
-/// Signs requests: HMAC-SHA256, keyed with the app's secret (which comes from
-/// configuration, never from library code), over a text that binds the method, the full
-/// path, the canonical query, a SHA-256 of the body, the timestamp and a nonce. The
-/// scheme is specified, with a worked example, in `Docs/Signing.md`.
+/// Signs requests with HMAC-SHA256, keyed with the app's secret.
+///
+/// The secret comes from configuration, never from library code. The authentication code
+/// covers a text that binds the method, the full path, the canonical query, a SHA-256 of
+/// the body, the timestamp and a nonce. The scheme is specified, with a worked example, in
+/// `Docs/Signing.md`.
 ///
 /// ```swift
 /// var request = HTTPRequest(method: .get, url: URL(string: "https://api.example/v1/rentals/list?page=1")!)
 /// RequestSigner(secret: secret).sign(&request, timestamp: 1_700_000_000, nonce: UUID().uuidString)
 /// ```
 public struct RequestSigner: Sendable {
-    /// The first line of every signing text; names the scheme and its version.
+    /// The first line of every signing text, which names the scheme and its version.
     public static let scheme = "HOMES1-HMAC-SHA256"
 
     private let key: HMACSHA256.PreparedKey
@@ -41,9 +43,12 @@ public struct RequestSigner: Sendable {
         self.key = HMACSHA256.PreparedKey(secret)
     }
 
-    /// The text that is signed, one field per line:
+    /// The text that is signed for `request`.
+    ///
+    /// It holds one field per line:
     /// `scheme, METHOD, path, canonical query, hex SHA-256 of the body, timestamp, nonce`.
-    /// Nil when the URL's query holds a broken `%` escape.
+    ///
+    /// - Returns: The text, or nil when the URL's query holds a broken `%` escape.
     public static func signingText(for request: HTTPRequest, timestamp: Int, nonce: String) -> String? {
         signingText(
             method: request.method.rawValue, target: request.url, bodyDigest: bodyDigest(of: request),
@@ -86,8 +91,14 @@ public struct RequestSigner: Sendable {
         key.authenticationCode(for: text.utf8).hexString
     }
 
-    /// Adds the three signature header fields to `request`, replacing any it had. Sign
-    /// last: a change to the method, URL or body afterwards invalidates the signature.
+    /// Adds the three signature header fields to `request`, replacing any it had.
+    ///
+    /// Sign last: a change to the method, URL or body afterwards invalidates the signature.
+    ///
+    /// - Parameters:
+    ///   - request: The request to sign.
+    ///   - timestamp: Seconds since 1970 when the request is signed.
+    ///   - nonce: A value unique per request, of 1 to 128 of `A-Z a-z 0-9 - . _ ~`.
     public func sign(_ request: inout HTTPRequest, timestamp: Int, nonce: String) {
         sign(
             &request, timestamp: timestamp, nonce: nonce,

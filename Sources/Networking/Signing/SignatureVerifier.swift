@@ -1,10 +1,10 @@
 import Foundation
 
-/// Checks request signatures on the server side (the scheme of ``RequestSigner``), and
-/// refuses a second use of any nonce while its timestamp is inside the window.
+/// Checks request signatures on the server side, in the scheme of ``RequestSigner``.
 ///
-/// Nothing of the request is parsed before its signature holds: the check reads the
-/// method, the path, the query and a hash of the raw body.
+/// It refuses a second use of any nonce while its timestamp is inside the window. Nothing
+/// of the request is parsed before its signature holds: the check reads the method, the
+/// path, the query and a hash of the raw body.
 ///
 /// ```swift
 /// let verifier = SignatureVerifier(secret: secret, maximumAge: 300)
@@ -26,8 +26,10 @@ public final class SignatureVerifier: Sendable {
         case mismatch
         /// The signature is good but its nonce was already used: a replay.
         case replayed
+        /// The nonce store is full, so the request is refused for now.
+        ///
         /// So many requests arrived inside the window that their nonces no longer fit in
-        /// the store; the request is refused rather than a nonce forgotten. Try later.
+        /// the store, and the request is refused rather than a nonce forgotten. Try later.
         case overloaded
     }
 
@@ -38,16 +40,28 @@ public final class SignatureVerifier: Sendable {
 
     /// Verifies with `secret`, rejecting timestamps more than `maximumAge` seconds off.
     ///
-    /// Remembers up to about `nonceCapacity / 2` nonces at once (16 bytes each, allocated
-    /// up front): the most requests the window can hold, so the sustained rate of signed
-    /// requests it admits is `nonceCapacity / 2 / maximumAge` per second.
+    /// - Parameters:
+    ///   - secret: The secret the requests are signed with.
+    ///   - maximumAge: How far, in seconds, a timestamp may be from the server's clock;
+    ///     five minutes unless given.
+    ///   - nonceCapacity: Sizes the nonce store, which remembers up to about
+    ///     `nonceCapacity / 2` nonces at once (16 bytes each, allocated up front). That is
+    ///     the most requests the window can hold, so the sustained rate of signed requests
+    ///     it admits is `nonceCapacity / 2 / maximumAge` per second.
     public init(secret: [UInt8], maximumAge: Int = 300, nonceCapacity: Int = 1 << 21) {
         self.signer = RequestSigner(secret: secret)
         self.maximumAge = max(0, maximumAge)
         self.nonces = NonceLedger(capacity: nonceCapacity)
     }
 
-    /// Checks the signature headers of `request`; a valid request's nonce is spent.
+    /// Checks the signature headers of `request`.
+    ///
+    /// Only a valid request spends its nonce, so forged requests cannot fill the store.
+    ///
+    /// - Parameters:
+    ///   - request: The request as it arrived.
+    ///   - now: The server's clock, which the timestamp must be within `maximumAge` of.
+    /// - Returns: ``Verdict/valid``, or why the request is refused.
     public func verify(_ request: HTTPRequest, now: Date) -> Verdict {
         verify(
             method: request.method.rawValue, target: request.url, headers: request.headers,

@@ -24,8 +24,9 @@ public struct HTTPRequest: Sendable {
     public var body: Data? {
         didSet { bodyDigest = nil }
     }
-    /// The SHA-256 of `body`, when the server that read the body hashed it on the way in;
-    /// forgotten as soon as `body` changes.
+    /// The SHA-256 of `body`, when the server that read the body hashed it on the way in.
+    ///
+    /// It is forgotten as soon as `body` changes.
     package private(set) var bodyDigest: [UInt8]?
 
     /// Creates a request.
@@ -53,15 +54,22 @@ public struct HTTPRequest: Sendable {
         return CanonicalParameters.decode(text)
     }
 
-    /// Query and form parameters together (form wins on a clash). Lenient, for requests
-    /// this process built; for a request from a peer use ``checkedParameters(maximumCount:)``.
+    /// Query and form parameters together, the form's value winning on a clash.
+    ///
+    /// It is lenient, for requests this process built; for a request from a peer use
+    /// ``checkedParameters(maximumCount:)``.
     public var parameters: [String: String] {
         queryParameters.merging(formParameters) { _, form in form }
     }
 
-    /// The parameters of a request from an untrusted peer: query and form body together,
-    /// at most `maximumCount` fields in each (counted before anything is decoded), every
-    /// name once across both, every escape valid.
+    /// The parameters of a request from an untrusted peer, query and form body together.
+    ///
+    /// - Parameter maximumCount: The most fields the query and the body may each hold,
+    ///   counted before anything is decoded.
+    /// - Returns: The parameters, each name once across the query and the body.
+    /// - Throws: ``CanonicalParameters/Problem/tooManyFields(limit:)`` beyond
+    ///   `maximumCount`, ``CanonicalParameters/Problem/repeatedName(_:)`` for a name given
+    ///   twice, and ``CanonicalParameters/Problem/badEscape`` for an invalid escape.
     public func checkedParameters(maximumCount: Int) throws(CanonicalParameters.Problem) -> [String: String] {
         let query = url.query(percentEncoded: true) ?? ""
         var result = try CanonicalParameters.decode(Array(query.utf8), maximumCount: maximumCount)
@@ -88,7 +96,7 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 
-    /// A 200 (or `status`) response carrying `json`.
+    /// A response carrying `json`, with status 200 unless given.
     public static func json(_ json: JSONValue, status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: json.encoded())
     }
@@ -108,9 +116,14 @@ public enum TransportFailure: Error, Sendable, Equatable {
 
 /// Something that sends HTTP requests: real HTTP, or a handler in the same process.
 public protocol HTTPTransport: Sendable {
-    /// Sends `request`; calls `completion` exactly once, on any thread, unless cancelled.
+    /// Sends `request` and calls `completion` exactly once, on any thread, unless cancelled.
     ///
-    /// The engine enforces `timeout` itself as well; a transport may use it to stop early.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - timeout: How long the call may take. The engine enforces it itself as well; a
+    ///     transport may use it to stop early.
+    ///   - completion: Called with the response, or with why there is none.
+    /// - Returns: The request in flight, to cancel it.
     func send(
         _ request: HTTPRequest,
         timeout: Duration,
@@ -120,6 +133,8 @@ public protocol HTTPTransport: Sendable {
 
 /// A request in flight.
 public protocol TransportTask: Sendable {
-    /// Stops the request; its completion may then never be called.
+    /// Stops the request.
+    ///
+    /// Its completion may then never be called.
     func cancel()
 }

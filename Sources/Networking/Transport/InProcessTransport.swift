@@ -18,6 +18,11 @@ public final class InProcessTransport: HTTPTransport, @unchecked Sendable {
     private var latencyValue: Duration
 
     /// Serves requests with `handler`, each answered `latency` after it was sent.
+    ///
+    /// - Parameters:
+    ///   - latency: The delay before each response; none unless given.
+    ///   - queue: Where `handler` runs; a concurrent queue of its own unless given.
+    ///   - handler: Answers each request.
     public init(
         latency: Duration = .zero,
         queue: DispatchQueue = DispatchQueue(label: "networking.in-process", attributes: .concurrent),
@@ -28,7 +33,9 @@ public final class InProcessTransport: HTTPTransport, @unchecked Sendable {
         self.latencyValue = latency
     }
 
-    /// The delay before each response; can be changed at any time.
+    /// The delay before each response.
+    ///
+    /// It can be changed at any time, from any thread.
     public var latency: Duration {
         get {
             lock.lock()

@@ -7,11 +7,18 @@ import Foundation
 /// Real HTTP through `URLSession`.
 public final class URLSessionTransport: HTTPTransport, Sendable {
     private let session: URLSession
-    /// Bodies larger than this are refused with a failure (checked once the body has
-    /// arrived: URLSession buffers it first).
+    /// The largest response body accepted, in bytes.
+    ///
+    /// A larger body is refused with a failure. It is checked once the body has arrived,
+    /// because URLSession buffers it first.
     public let maximumBodySize: Int
 
-    /// Sends through `session` (an ephemeral session by default).
+    /// Sends through `session`, refusing response bodies over `maximumBodySize` bytes.
+    ///
+    /// - Parameters:
+    ///   - session: The session requests go through; an ephemeral one unless given.
+    ///   - maximumBodySize: The largest response body accepted, in bytes; 16 MiB unless
+    ///     given.
     public init(session: URLSession = URLSession(configuration: .ephemeral), maximumBodySize: Int = 16 << 20) {
         self.session = session
         self.maximumBodySize = maximumBodySize
