@@ -77,6 +77,14 @@ final class WatchedOutput: Sendable {
         }
     }
 
+    /// Stops reading `handle` and closes its descriptor once a read under way has ended:
+    /// the close runs on the queue the readability handler runs on. A handler cleared and
+    /// the descriptor closed from here could let a read already started take the output of
+    /// whatever is given that number next, such as another test's pipe.
+    static func stopReading(_ handle: FileHandle) {
+        try? handle.close()
+    }
+
     /// Everything read so far.
     var text: String { storage.withLock { $0 } }
 

@@ -113,8 +113,7 @@ final class TerminalHomes: Sendable {
         let process = self.process
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) { if process.isRunning { process.terminate() } }
         process.waitUntilExit(killingAfter: 120)
-        reading.readabilityHandler = nil
-        close(master)
+        WatchedOutput.stopReading(reading)
     }
 }
 
