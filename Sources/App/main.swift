@@ -200,7 +200,7 @@ let databasePath =
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent("homes.sqlite").path
     }()
-let database = DatabasePool.shared.database(at: databasePath)
+let database = DatabaseRegistry.shared.database(at: databasePath)
 do {
     try Migrator(FavoritesDataCenter.migrations + OperationLogDataCenter.migrations).migrate(database)
     if try database.isReadOnly {
@@ -243,7 +243,7 @@ let session = Session(
 let interrupts = ProcessSignals.watch([SIGINT]) { session.interrupt() }
 let endings = ProcessSignals.watch([SIGTERM, SIGHUP]) {
     TerminalRestorer.restore()
-    DatabasePool.shared.closeAll()
+    DatabaseRegistry.shared.closeAll()
     exit(0)
 }
 // A resize lays the screen and the line being edited out again at once.
@@ -255,6 +255,6 @@ if terminal.isInteractive {
     await session.run(from: PipedLines { readLine() }) { await routes.load() }
 }
 withExtendedLifetime((interrupts, endings, resizes)) {}
-DatabasePool.shared.closeAll()
+DatabaseRegistry.shared.closeAll()
 // A piped script tells its caller whether every command worked.
 exit(!terminal.isInteractive && session.hadErrors ? 1 : 0)

@@ -19,7 +19,8 @@ struct Features {
     let now: @Sendable () -> Date
 
     init(_ harness: HomesHarness, now: Date) {
-        let database = DatabasePool().database(at: NSTemporaryDirectory() + "homes-test-\(UUID().uuidString).sqlite")
+        let database = DatabaseRegistry().database(
+            at: NSTemporaryDirectory() + "homes-test-\(UUID().uuidString).sqlite")
         engine = harness.engine
         favorites = FavoritesLogic(store: FavoritesDataCenter(database: database))
         self.now = { now }

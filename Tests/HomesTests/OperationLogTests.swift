@@ -11,7 +11,7 @@ import Testing
         let path = NSTemporaryDirectory() + "oplog-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         do {
-            let database = DatabasePool().database(at: path)
+            let database = DatabaseRegistry().database(at: path)
             try Migrator(OperationLogDataCenter.migrations).migrate(database)
             let store = OperationLogDataCenter(database: database)
             _ = store.append(
@@ -19,7 +19,7 @@ import Testing
             _ = store.append(
                 event: "page_view", attributes: ["screen": "detail"], timestamp: Date(timeIntervalSince1970: 6))
         }
-        let store = OperationLogDataCenter(database: DatabasePool().database(at: path))
+        let store = OperationLogDataCenter(database: DatabaseRegistry().database(at: path))
         #expect(store.count == 2)
         let oldest = store.oldest(1)
         #expect(oldest.map(\.attributes) == [["screen": "listings"]])
@@ -34,7 +34,7 @@ import Testing
             APIService(
                 name: "account", baseURL: URL(string: "http://embedded.test/api")!,
                 signingSecret: HomesHarness.secret))
-        let database = DatabasePool().database(at: NSTemporaryDirectory() + "oplog-\(UUID().uuidString).sqlite")
+        let database = DatabaseRegistry().database(at: NSTemporaryDirectory() + "oplog-\(UUID().uuidString).sqlite")
         try Migrator(OperationLogDataCenter.migrations).migrate(database)
         let store = OperationLogDataCenter(database: database)
         let logger = OperationLogger(store: store, uploader: OperationLogAPIUploader(engine: harness.engine))

@@ -133,7 +133,7 @@ final class WatchedOutput: Sendable {
         #expect(homes.process.terminationReason == .exit)
         // Closed: the write-ahead log was folded into the file and removed.
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
-        let rows = try DatabasePool().database(at: path).fetch("SELECT name FROM favorite")
+        let rows = try DatabaseRegistry().database(at: path).fetch("SELECT name FROM favorite")
         #expect(rows.count == 1)
     }
 

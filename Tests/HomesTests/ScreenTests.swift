@@ -245,7 +245,7 @@ import ViewModels
 
 @MainActor @Suite struct FavoritesLogicTests {
     @Test func favouritesFollowTheStoredRowsWhoeverChangesThem() async throws {
-        let database = DatabasePool().database(at: NSTemporaryDirectory() + "favs-\(UUID().uuidString).sqlite")
+        let database = DatabaseRegistry().database(at: NSTemporaryDirectory() + "favs-\(UUID().uuidString).sqlite")
         try Migrator(FavoritesDataCenter.migrations).migrate(database)
         let clock = SteppingClock(from: Date(timeIntervalSince1970: 1_000))
         let logic = FavoritesLogic(store: FavoritesDataCenter(database: database), clock: clock.now)
@@ -261,7 +261,7 @@ import ViewModels
     /// A stored favourite that cannot be read is a problem to show, not an empty list;
     /// once the bad row is gone, the favourites are read again.
     @Test func favouritesThatCannotBeReadAreAProblemNotAnEmptyList() async throws {
-        let database = DatabasePool().database(at: NSTemporaryDirectory() + "favs-\(UUID().uuidString).sqlite")
+        let database = DatabaseRegistry().database(at: NSTemporaryDirectory() + "favs-\(UUID().uuidString).sqlite")
         try Migrator(FavoritesDataCenter.migrations).migrate(database)
         try database.execute(
             "INSERT INTO favorite (kind, listingID, name, price, savedAt) VALUES ('rent', 1, 'Loft', 'a lot', 0)")

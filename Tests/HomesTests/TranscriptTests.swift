@@ -225,7 +225,7 @@ import Testing
         let result = try TranscriptTests().run(
             ["--db", database, "--now", "1763700000"], input: Data("fav 2\nquit\n".utf8))
         #expect(result.status == 0)
-        let rows = try DatabasePool().database(at: database).fetch("SELECT savedAt FROM favorite")
+        let rows = try DatabaseRegistry().database(at: database).fetch("SELECT savedAt FROM favorite")
         let savedAt = try #require(rows.first?["savedAt"]?.doubleValue)
         #expect(savedAt >= before.rounded(.down) && savedAt <= Date().timeIntervalSince1970 + 1)
     }

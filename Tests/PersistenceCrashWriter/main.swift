@@ -21,7 +21,7 @@ guard arguments.count >= 2 else {
     exit(2)
 }
 let rowsPerBatch = arguments.count >= 3 ? max(1, Int(arguments[2]) ?? 50) : 50
-let table = BatchTable(database: DatabasePool.shared.database(at: arguments[1]))
+let table = BatchTable(database: DatabaseRegistry.shared.database(at: arguments[1]))
 let payload = String(repeating: "x", count: 200)
 // Resume after the last committed batch, so a restarted writer continues the sequence.
 var batch = 0

@@ -8,7 +8,7 @@ import Testing
         let path = folder.path("notes.txt")
         let original = Data(String(repeating: "These are my notes, not a database.\n", count: 200).utf8)
         try original.write(to: URL(fileURLWithPath: path))
-        let table = ListingTable(database: DatabasePool().database(at: path))
+        let table = ListingTable(database: DatabaseRegistry().database(at: path))
         do {
             try table.insert(listing("a", "A"))
             Issue.record("expected an error")
@@ -23,14 +23,14 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.path("corrupt.sqlite")
         do {
-            let table = ListingTable(database: DatabasePool().database(at: path))
+            let table = ListingTable(database: DatabaseRegistry().database(at: path))
             try table.insert([listing("a", "A"), listing("b", "B")])
             try table.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         for index in stride(from: 100, to: min(bytes.count, 4_096), by: 1) { bytes[index] = 0xA5 }
         try bytes.write(to: URL(fileURLWithPath: path))
-        let table = ListingTable(database: DatabasePool().database(at: path))
+        let table = ListingTable(database: DatabaseRegistry().database(at: path))
         #expect(throws: DatabaseError.self) { _ = try table.count() }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
@@ -40,7 +40,7 @@ import Testing
             // root ignores file permissions; use a path under a file instead.
             let folder = TemporaryFolder()
             try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path("plain")))
-            let table = ListingTable(database: DatabasePool().database(at: folder.path("plain") + "/db.sqlite"))
+            let table = ListingTable(database: DatabaseRegistry().database(at: folder.path("plain") + "/db.sqlite"))
             do {
                 try table.insert(listing("a", "A"))
                 Issue.record("expected an error")
@@ -52,7 +52,7 @@ import Testing
         }
         let folder = TemporaryFolder()
         try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: folder.url.path)
-        let table = ListingTable(database: DatabasePool().database(at: folder.path("db.sqlite")))
+        let table = ListingTable(database: DatabaseRegistry().database(at: folder.path("db.sqlite")))
         #expect(throws: DatabaseError.self) { try table.insert(listing("a", "A")) }
     }
 
@@ -60,11 +60,11 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.path("ro.sqlite")
         do {
-            let table = ListingTable(database: DatabasePool().database(at: path))
+            let table = ListingTable(database: DatabaseRegistry().database(at: path))
             try table.insert(listing("a", "A"))
             try table.database.execute("PRAGMA journal_mode=DELETE")
         }
-        let database = DatabasePool().database(at: path)
+        let database = DatabaseRegistry().database(at: path)
         try database.execute("PRAGMA query_only=1")
         let table = ListingTable(database: database)
         do {
@@ -92,7 +92,7 @@ import Testing
         try database.execute(
             "CREATE TABLE listing (id INTEGER PRIMARY KEY, code TEXT, title TEXT, price TEXT, rooms INTEGER, photo BLOB)"
         )
-        let other = ListingTable(database: DatabasePool().database(at: database.path))
+        let other = ListingTable(database: DatabaseRegistry().database(at: database.path))
         #expect(throws: DatabaseError(.schemaMismatch, "column listing.price is TEXT, expected REAL")) {
             _ = try other.count()
         }

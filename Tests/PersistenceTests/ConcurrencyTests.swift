@@ -27,13 +27,13 @@ import Testing
         #expect(try table.count() == 800)
     }
 
-    @Test func thePoolGivesOneDatabasePerFile() throws {
+    @Test func theRegistryGivesOneDatabasePerFile() throws {
         let folder = TemporaryFolder()
-        let pool = DatabasePool()
-        let first = pool.database(at: folder.path("a.sqlite"))
-        let second = pool.database(at: folder.url.appendingPathComponent("./x/../a.sqlite").path)
+        let registry = DatabaseRegistry()
+        let first = registry.database(at: folder.path("a.sqlite"))
+        let second = registry.database(at: folder.url.appendingPathComponent("./x/../a.sqlite").path)
         #expect(first === second)
-        #expect(first !== pool.database(at: folder.path("b.sqlite")))
+        #expect(first !== registry.database(at: folder.path("b.sqlite")))
     }
 
     @Test func transactionsFromManyThreadsAreEachAtomic() throws {

@@ -49,7 +49,7 @@ import Testing
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(reported >= target, "the writer reported batch \(reported)")
 
-            let table = BatchTable(database: DatabasePool().database(at: path))
+            let table = BatchTable(database: DatabaseRegistry().database(at: path))
             let counts = try table.database.fetch("SELECT batch, count(*) AS n FROM batch_row GROUP BY batch")
             let partial = counts.filter { $0["n"]?.intValue != rowsPerBatch }
             #expect(partial.isEmpty, "partial batches: \(partial)")

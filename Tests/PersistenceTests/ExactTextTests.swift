@@ -117,9 +117,9 @@ import Testing
 
     @Test func filesNamedBothWaysAreTwoDatabases() throws {
         let folder = TemporaryFolder()
-        let pool = DatabasePool()
-        let composed = pool.database(at: folder.path(Self.composed + ".sqlite"))
-        let decomposed = pool.database(at: folder.path(Self.decomposed + ".sqlite"))
+        let registry = DatabaseRegistry()
+        let composed = registry.database(at: folder.path(Self.composed + ".sqlite"))
+        let decomposed = registry.database(at: folder.path(Self.decomposed + ".sqlite"))
         #expect(composed !== decomposed)
         try NamedTable(database: composed, name: "t").insert(["note": "x"])
         #expect(try NamedTable(database: decomposed, name: "t").count() == 0)

@@ -33,7 +33,7 @@ struct SavedSearch: Codable, Record {
     @Test func theArticlesExampleRunsAsItSays() throws {
         // article: Persistence/GettingStarted
         let path = NSTemporaryDirectory() + "saved-searches-\(UUID().uuidString).sqlite"
-        let database = DatabasePool.shared.database(at: path)
+        let database = DatabaseRegistry.shared.database(at: path)
         // Migrations are named by the module that owns them and run once per database.
         try Migrator([
             Migration("saved searches") { try SavedSearchTable(database: $0).prepare() }

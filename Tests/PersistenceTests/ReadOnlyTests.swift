@@ -8,7 +8,7 @@ import Testing
 @Suite struct ReadOnlyTests {
     /// A database at `path` holding two listings, closed cleanly (no journal or log left).
     func makeDatabase(at path: String) throws {
-        let database = DatabasePool().database(at: path)
+        let database = DatabaseRegistry().database(at: path)
         try ListingTable(database: database).insert([listing("a", "Loft"), listing("b", "Studio")])
         database.close()
     }
@@ -34,7 +34,7 @@ import Testing
         let path = folder.path("ro.sqlite")
         try makeDatabase(at: path)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
-        let database = DatabasePool().database(at: path)
+        let database = DatabaseRegistry().database(at: path)
         let table = ListingTable(database: database)
         #expect(try database.isReadOnly)
         #expect(try table.findAll().compactMap { $0["title"]?.stringValue } == ["Loft", "Studio"])
@@ -46,17 +46,17 @@ import Testing
         // would keep writers out once it is writable again.
         #expect(try contents(of: folder) == ["ro.sqlite"])
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        try ListingTable(database: DatabasePool().database(at: path)).insert(listing("c", "Villa"))
+        try ListingTable(database: DatabaseRegistry().database(at: path)).insert(listing("c", "Villa"))
     }
 
     @Test func aPendingWriteAheadLogIsReadWithTheWriteProtectedFile() throws {
         let folder = TemporaryFolder()
         let path = folder.path("pending.sqlite")
-        let writer = DatabasePool().database(at: path)
+        let writer = DatabaseRegistry().database(at: path)
         try ListingTable(database: writer).insert([listing("a", "Loft"), listing("b", "Studio")])
         // The writer stays open: its rows wait in the log, not yet in the file.
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
-        let reader = DatabasePool().database(at: path)
+        let reader = DatabaseRegistry().database(at: path)
         #expect(try reader.isReadOnly)
         #expect(try ListingTable(database: reader).count() == 2)
         writer.close()
@@ -69,7 +69,7 @@ import Testing
         try makeDatabase(at: path)
         let before = try contents(of: folder)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.url.path)
-        let database = DatabasePool().database(at: path)
+        let database = DatabaseRegistry().database(at: path)
         let table = ListingTable(database: database)
         #expect(try database.isReadOnly)
         #expect(try table.findAll().compactMap { $0["title"]?.stringValue } == ["Loft", "Studio"])
@@ -95,7 +95,8 @@ import Testing
     @Test func aMissingFolderIsNamedAndNeverCreated() throws {
         let folder = TemporaryFolder()
         let missing = folder.url.appendingPathComponent("missing/folder")
-        let table = ListingTable(database: DatabasePool().database(at: missing.appendingPathComponent("f.sqlite").path))
+        let table = ListingTable(
+            database: DatabaseRegistry().database(at: missing.appendingPathComponent("f.sqlite").path))
         do {
             try table.insert(listing("a", "Loft"))
             Issue.record("expected an error")

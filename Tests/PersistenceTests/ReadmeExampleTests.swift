@@ -30,7 +30,7 @@ private struct Favorite: Codable, Record {
 @Suite struct PersistenceReadmeExampleTests {
     @Test func persistenceInOneExample() throws {
         let folder = TemporaryFolder()
-        let database = DatabasePool.shared.database(at: folder.path("homes-example.sqlite"))
+        let database = DatabaseRegistry.shared.database(at: folder.path("homes-example.sqlite"))
         try Migrator([
             Migration("favourites") { try FavoriteTable(database: $0).prepare() }
         ]).migrate(database)

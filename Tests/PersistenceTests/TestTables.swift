@@ -19,9 +19,9 @@ final class TemporaryFolder {
         url.appendingPathComponent(name).path
     }
 
-    /// A database of its own (not the shared pool), so tests stay independent.
+    /// A database of its own (not the shared registry), so tests stay independent.
     func database(_ name: String = "test.sqlite") -> Database {
-        DatabasePool().database(at: path(name))
+        DatabaseRegistry().database(at: path(name))
     }
 }
 

@@ -20,8 +20,8 @@ public enum TransactionKind: String, Sendable {
 
 /// One SQLite database file behind one serialized connection, opened on first use.
 ///
-/// Safe from any thread: every use of the connection is serialized (a transaction holds
-/// it for its whole body, so other threads wait). Get one per file from ``DatabasePool``.
+/// Safe from any thread: every use of the connection is serialized (a transaction holds it
+/// for its whole body, so other threads wait). Get one per file from ``DatabaseRegistry``.
 /// Values are always bound (`sqlite3_bind_*`), never spliced into SQL. SQL text, table and
 /// column names and parameter names are compared by their exact UTF-8 bytes, as SQLite
 /// compares them, never by Swift's canonical equivalence. A double-quoted name is always a
@@ -37,7 +37,7 @@ public enum TransactionKind: String, Sendable {
 /// opening fails, naming it.
 ///
 /// ```swift
-/// let database = DatabasePool.shared.database(at: "/tmp/homes.sqlite")
+/// let database = DatabaseRegistry.shared.database(at: "/tmp/homes.sqlite")
 /// try database.execute("CREATE TABLE IF NOT EXISTS note (id INTEGER PRIMARY KEY, text TEXT)")
 /// try database.execute("INSERT INTO note (text) VALUES (?)", ["it's \"quoted\"; DROP TABLE note"])
 /// let rows = try database.fetch("SELECT text FROM note WHERE id = :id", named: ["id": 1])
@@ -85,8 +85,8 @@ public final class Database: @unchecked Sendable {
 
     /// Creates a database for the file at `path`, opened on first use.
     ///
-    /// Prefer ``DatabasePool``, which gives every part of the app the same connection for a
-    /// file.
+    /// Prefer ``DatabaseRegistry``, which gives every part of the app the same connection
+    /// for a file.
     public init(path: String) {
         self.path = path
     }

@@ -66,7 +66,7 @@ public struct TableIndex: Sendable, Equatable {
 ///                    Column("title", .text), Column("saved_at", .real)]
 ///     let indexes = [TableIndex("favorite_saved_at", on: ["saved_at"])]
 /// }
-/// let favorites = FavoriteTable(database: DatabasePool.shared.database(at: path))
+/// let favorites = FavoriteTable(database: DatabaseRegistry.shared.database(at: path))
 /// try favorites.insert(["listing_id": "r-12", "title": "Loft", "saved_at": .real(Date().timeIntervalSince1970)])
 /// let recent = try favorites.find(where: "saved_at > :since", ["since": 0], orderBy: "saved_at DESC")
 /// ```
