@@ -119,13 +119,46 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
         }
     }
 
+    /// Starts one call, through the steps of <doc:TheLifeOfACall> in their order; returns
+    /// false when the call does not start (steps 3 and 4), and nothing is reported.
     private func start(page: Int, ignoringCache: Bool) -> Bool {
+        // Steps 1–2: the source's parameters with the page, checked; a problem ends the call.
+        guard case (let service, let parameters)? = validatedParameters(page: page) else { return true }
+        // Step 3: any interceptor may refuse the call.
+        let interceptors = engine.interceptors + self.interceptors
+        guard shouldCall(parameters, interceptors) else { return false }
+        // Step 4: the request strategy may refuse the call, or end the calls in flight.
+        guard applyRequestStrategy() else { return false }
+        let call = Call(page: page, parameters: parameters, task: nil)
+        let id = register(call)
+        // Step 5: with no network the call ends unsent.
+        guard engine.reachability.isReachable else {
+            finishLater(id, APIResult(kind: .noNetwork, message: "the network is unreachable"), data: nil)
+            return true
+        }
+        // Encoded once, for the cache key and (with no common parameters) the request.
+        let encoded = CanonicalParameters.encode(parameters)
+        let cacheKey = ResponseCache.key(service: service.name, api: api.methodName, encodedParameters: encoded)
+        // Step 6: a fresh cached response answers the call.
+        if !ignoringCache, answerFromCache(id, cacheKey: cacheKey, parameters: parameters, interceptors) { return true }
+        // Step 7: the request, built and signed, and the interceptors' `didCall`.
+        let request = engine.request(for: api, service: service, parameters: parameters, encodedParameters: encoded)
+        for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
+        // Steps 8–10: send it; the outcome is evaluated off the main actor, then finishes the call.
+        send(request, id, call.claim, service: service, cacheKey: cacheKey, interceptors)
+        return true
+    }
+
+    /// Steps 1–2: the parameters to send, or nil when the call ended as
+    /// ``APIResultKind/invalidParameters`` (an unknown service, or a problem the
+    /// definition finds in the source's parameters).
+    private func validatedParameters(page: Int) -> (APIService, [String: String])? {
         let given = parameterSource?.parameters(for: self) ?? [:]
         guard let service = engine.services.service(named: api.serviceName) else {
             report(
                 APIResult(kind: .invalidParameters, message: "no service named \(api.serviceName)"),
                 data: nil, call: Call(page: page, parameters: given, task: nil))
-            return true
+            return nil
         }
         var parameters = given
         if let pageSize = api.pageSize {
@@ -136,67 +169,75 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
             report(
                 APIResult(kind: .invalidParameters, message: problem), data: nil,
                 call: Call(page: page, parameters: parameters, task: nil))
+            return nil
+        }
+        return (service, parameters)
+    }
+
+    /// Step 3: whether every interceptor, app-wide ones first, lets the call go ahead.
+    private func shouldCall(_ parameters: [String: String], _ interceptors: [any APIInterceptor]) -> Bool {
+        interceptors.allSatisfy { $0.shouldCall(self, parameters: parameters) }
+    }
+
+    /// Step 4: whether a new call may start beside the calls in flight; under
+    /// ``RequestStrategy/cancelInFlight`` they end as cancelled.
+    private func applyRequestStrategy() -> Bool {
+        guard !calls.isEmpty else { return true }
+        switch api.requestStrategy {
+        case .ignoreNewWhileLoading:
+            return false
+        case .cancelInFlight:
+            let replaced = Array(calls.values)
+            calls = [:]
+            for call in replaced {
+                _ = call.claim.take()
+                call.task?.cancel()
+                report(APIResult(kind: .cancelled, message: "replaced by a newer call"), data: nil, call: call)
+            }
             return true
         }
-        let interceptors = engine.interceptors + self.interceptors
-        for interceptor in interceptors where !interceptor.shouldCall(self, parameters: parameters) {
-            return false
-        }
-        if !calls.isEmpty {
-            switch api.requestStrategy {
-            case .ignoreNewWhileLoading:
-                return false
-            case .cancelInFlight:
-                let replaced = Array(calls.values)
-                calls = [:]
-                for call in replaced {
-                    _ = call.claim.take()
-                    call.task?.cancel()
-                    report(APIResult(kind: .cancelled, message: "replaced by a newer call"), data: nil, call: call)
-                }
-            }
-        }
+    }
+
+    /// Counts `call` as in flight, under a new id.
+    private func register(_ call: Call) -> Int {
         let id = nextCallID
         nextCallID += 1
-        let call = Call(page: page, parameters: parameters, task: nil)
         calls[id] = call
-        guard engine.reachability.isReachable else {
-            finishLater(id, APIResult(kind: .noNetwork, message: "the network is unreachable"), data: nil)
-            return true
+        return id
+    }
+
+    /// Step 6: whether a fresh cached response answered call `id`, after `didCall`, as
+    /// validated as a fresh one.
+    private func answerFromCache(
+        _ id: Int, cacheKey: String, parameters: [String: String], _ interceptors: [any APIInterceptor]
+    ) -> Bool {
+        guard let cached = engine.cache.response(for: cacheKey, policy: api.cachePolicy, now: engine.now()) else {
+            return false
         }
-        // Encoded once, for the cache key and (with no common parameters) the request.
-        let encoded = CanonicalParameters.encode(parameters)
-        let cacheKey = ResponseCache.key(service: service.name, api: api.methodName, encodedParameters: encoded)
-        if !ignoringCache, let cached = engine.cache.response(for: cacheKey, policy: api.cachePolicy, now: engine.now())
-        {
-            for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
-            guard let json = try? JSONValue(parsing: cached.body) else {
-                finishLater(
-                    id,
-                    APIResult(
-                        kind: .invalidResponse, message: "the cached response is not valid JSON",
-                        isFromCache: true), data: nil)
-                return true
-            }
-            let (result, data) = engine.validated(json, definition: api, fromCache: true)
-            finishLater(id, result, data: data)
-            return true
-        }
-        let request = engine.request(for: api, service: service, parameters: parameters, encodedParameters: encoded)
         for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
+        guard let json = try? JSONValue(parsing: cached.body) else {
+            finishLater(
+                id,
+                APIResult(kind: .invalidResponse, message: "the cached response is not valid JSON", isFromCache: true),
+                data: nil)
+            return true
+        }
+        let (result, data) = engine.validated(json, definition: api, fromCache: true)
+        finishLater(id, result, data: data)
+        return true
+    }
+
+    /// Step 8: sends call `id`'s request and starts its timeout; the first outcome, the
+    /// one that takes `claim`, finishes the call on the main actor.
+    private func send(
+        _ request: HTTPRequest, _ id: Int, _ claim: OutcomeClaim, service: APIService, cacheKey: String,
+        _ interceptors: [any APIInterceptor]
+    ) {
         let (engine, api) = (self.engine, self.api)
-        let claim = call.claim
         let task = engine.transport.send(request, timeout: engine.timeout) { [weak self] outcome in
-            // Off the main actor: interceptors see the response, then it is parsed,
-            // validated and cached here; only the outcome goes to the main actor.
             guard claim.take() else { return }
-            if case .success(let response) = outcome, let self {
-                for interceptor in interceptors { interceptor.didReceive(self, response: response) }
-            }
-            let (result, json) = engine.evaluate(outcome, definition: api, service: service)
-            if result.kind == .success, case .success(let response) = outcome {
-                engine.cache.store(response.body, for: cacheKey, policy: api.cachePolicy, now: engine.now())
-            }
+            let (result, json) = Self.received(
+                outcome, by: self, engine: engine, api: api, service: service, cacheKey: cacheKey, interceptors)
             DispatchQueue.main.async { [weak self] in
                 self?.finish(id, result, data: json)
             }
@@ -204,7 +245,7 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
         guard calls[id] != nil else {
             // Cancelled (or replaced) while it was being sent: stop the transport too.
             task.cancel()
-            return true
+            return
         }
         calls[id]?.task = task
         engine.deadlines.add(after: engine.timeout, claim: claim) { [weak self] in
@@ -212,7 +253,22 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
                 self?.finish(id, APIResult(kind: .timeout, message: "no response in time"), data: nil)
             }
         }
-        return true
+    }
+
+    /// Steps 9–10, off the main actor: interceptors see the response, then it is parsed,
+    /// validated and, on success, cached here; only the outcome goes to the main actor.
+    private nonisolated static func received(
+        _ outcome: Result<HTTPResponse, TransportFailure>, by manager: APIManager?, engine: APIEngine,
+        api: Definition, service: APIService, cacheKey: String, _ interceptors: [any APIInterceptor]
+    ) -> (APIResult, JSONValue?) {
+        if case .success(let response) = outcome, let manager {
+            for interceptor in interceptors { interceptor.didReceive(manager, response: response) }
+        }
+        let (result, json) = engine.evaluate(outcome, definition: api, service: service)
+        if result.kind == .success, case .success(let response) = outcome {
+            engine.cache.store(response.body, for: cacheKey, policy: api.cachePolicy, now: engine.now())
+        }
+        return (result, json)
     }
 
     /// Ends call `id` once the caller's work is done: the call counts as loading until then.
