@@ -49,20 +49,20 @@ public final class HomesAPIServer: Sendable {
         var listItem = Data()
     }
 
-    private let listings: [Service: [Listing]]
+    let listings: [Service: [Listing]]
     private let verifier: SignatureVerifier?
     private let clock: @Sendable () -> Date
     /// What inquiries change: their upload slots and how many were sent.
-    private struct State {
+    struct State {
         var slots: [String: Bool] = [:]
         var inquiries = 0
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     // Counters every request touches, concurrently: atomics, which the thread sanitizer
     // follows (on Linux it does not see a `Mutex`'s hand-off, and reported a race).
     private let requestCount = Atomic(0)
-    private let uploadedEvents = Atomic(0)
+    let uploadedEvents = Atomic(0)
 
     /// Each district has one name, in Latin letters; its name in Chinese characters is an
     /// alias that finds the same listings.
@@ -138,7 +138,8 @@ public final class HomesAPIServer: Sendable {
         requestCount.load(ordering: .relaxed)
     }
 
-    /// Answers one request.
+    /// Answers one request: checks its path, signature and parameters, then answers with
+    /// the route its path names in `routes`.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
         // Every API lives at `/api/<service>/<method>`, and nowhere else.
@@ -146,7 +147,7 @@ public final class HomesAPIServer: Sendable {
         guard path.count == 4, path[0].isEmpty, path[1] == "api", !path[2].isEmpty, !path[3].isEmpty else {
             return .json(["message": .string("no API at \(request.url.path)")], status: 404)
         }
-        let method = path.suffix(2).joined(separator: "/")
+        let name = path.suffix(2).joined(separator: "/")
         // The signature is checked on the raw request: nothing from a stranger is parsed.
         if let verifier {
             switch verifier.verify(request, now: clock()) {
@@ -166,133 +167,13 @@ public final class HomesAPIServer: Sendable {
         } catch {
             return .json(["code": 4000, "message": .string("bad parameters: \(error)")], status: 400)
         }
-        if method == "account/login" && request.method != .post {
-            // Credentials in a URL end up in logs and histories.
-            return .json(["code": 4050, "message": "log in with POST: credentials never travel in a URL"], status: 405)
+        guard let route = Self.routes[name] else {
+            return .json(["message": .string("no API \(name)")], status: 404)
         }
-        if method == "account/login" {
-            return login(parameters)
+        if case .only(let method, let refusal) = route.methods, request.method != method {
+            return .json(["code": 4050, "message": .string(refusal)], status: 405)
         }
-        if method == "logs/upload" {
-            guard let count = parameters["count"].flatMap({ Int($0) }), (1...1_000).contains(count) else {
-                return .json(["message": "a batch holds 1 to 1000 events"], status: 400)
-            }
-            uploadedEvents.add(count, ordering: .relaxed)
-            return .json(["accepted": .number(Double(count))])
-        }
-        if method == "config/routes" {
-            return .json(routePatch)
-        }
-        if method.hasPrefix("inquiry/") {
-            return inquiry(method, parameters)
-        }
-        guard let service = Service.allCases.first(where: { method == $0.listMethod }) else {
-            if method.hasSuffix("/detail"), let service = Service(rawValue: path.dropLast().last ?? "") {
-                return detail(service, parameters)
-            }
-            return .json(["message": .string("no API \(method)")], status: 404)
-        }
-        return list(service, parameters)
-    }
-
-    private func list(_ service: Service, _ parameters: [String: String]) -> HTTPResponse {
-        let keys = service.pageKeys
-        guard let page = Int(parameters[keys.page] ?? "1"), (1...100_000).contains(page),
-            let size = Int(parameters[keys.size] ?? "10"), (1...100).contains(size)
-        else {
-            return .json(["message": .string("bad paging parameters")], status: 400)
-        }
-        var items = listings[service] ?? []
-        if let text = parameters["max_price"], let maximum = Int(text) { items = items.filter { $0.price <= maximum } }
-        if let text = parameters["min_price"], let minimum = Int(text) { items = items.filter { $0.price >= minimum } }
-        if let text = parameters["rooms"], let rooms = Int(text) { items = items.filter { $0.rooms == rooms } }
-        if let district = parameters["district"], !district.isEmpty {
-            let wanted = Self.canonicalDistrict(district).lowercased()
-            items = items.filter { $0.district.lowercased() == wanted }
-        }
-        let start = min(items.count, (page - 1) * size)
-        let slice = items[start..<min(items.count, start + size)]
-        // `{"items":[...],"total":n}`, members sorted as `JSONValue.encoded()` writes them,
-        // from the items encoded at start.
-        var body = Data()
-        body.reserveCapacity(slice.reduce(32) { $0 + $1.listItem.count + 1 })
-        body.append(contentsOf: #"{"items":["#.utf8)
-        for (offset, listing) in slice.enumerated() {
-            if offset > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(listing.listItem)
-        }
-        body.append(contentsOf: #"],"total":"#.utf8)
-        body.append(JSONValue.number(Double(items.count)).encoded())
-        body.append(UInt8(ascii: "}"))
-        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
-    }
-
-    /// `listing` as an item of a list, its keys with the service's `prefix`.
-    private static func listItem(_ listing: Listing, prefix: String) -> JSONValue {
-        var object: JSONObject = [
-            prefix + "id": .number(Double(listing.id)),
-            prefix + "name": .string(listing.name),
-            prefix + "title": .string(listing.title),
-            prefix + "price": .number(Double(listing.price)),
-            prefix + "area": .number(Double(listing.area)),
-            prefix + "district": .string(listing.district),
-            prefix + "lat": .number(listing.latitude),
-            prefix + "lng": .number(listing.longitude),
-            prefix + "updated_at": .number(Double(listing.updatedAt)),
-        ]
-        object[prefix + "rooms"] = .number(Double(listing.rooms))
-        return .object(object)
-    }
-
-    /// Inquiries: an upload slot, a photo upload to it, and the message itself.
-    private func inquiry(_ method: String, _ parameters: [String: String]) -> HTTPResponse {
-        state.withLock { state in inquiry(method, parameters, &state) }
-    }
-
-    private func inquiry(_ method: String, _ parameters: [String: String], _ state: inout State) -> HTTPResponse {
-        switch method {
-        case "inquiry/upload-slot":
-            let slot = "slot-\(state.slots.count + 1)"
-            state.slots[slot] = false
-            return .json(["slot": .string(slot)])
-        case "inquiry/upload":
-            guard let slot = parameters["slot"], state.slots[slot] == false,
-                let photo = parameters["photo"], let bytes = Data(base64Encoded: photo), !bytes.isEmpty
-            else {
-                return .json(["message": "bad upload"], status: 400)
-            }
-            state.slots[slot] = true
-            return .json(["url": .string("https://photos.homes.example/\(slot).jpg")])
-        case "inquiry/send":
-            guard let text = parameters["text"], !text.isEmpty, parameters["id"] != nil else {
-                return .json(["message": "an inquiry needs a listing and a text"], status: 400)
-            }
-            state.inquiries += 1
-            return .json(["reference": .string("Q-\(1000 + state.inquiries)")])
-        default:
-            return .json(["message": .string("no API \(method)")], status: 404)
-        }
-    }
-
-    /// The demo accounts: any valid username, with the password `homes2026`.
-    private func login(_ parameters: [String: String]) -> HTTPResponse {
-        guard let user = parameters["username"], !user.isEmpty, parameters["password"] == "homes2026" else {
-            return .json(["code": 4001, "message": "wrong username or password"], status: 401)
-        }
-        return .json(["token": .string("token-\(user)"), "user": .string(user)])
-    }
-
-    private func detail(_ service: Service, _ parameters: [String: String]) -> HTTPResponse {
-        guard let id = Int(parameters["id"] ?? ""), let listing = listings[service]?.first(where: { $0.id == id })
-        else {
-            return .json(["message": "no such listing"], status: 404)
-        }
-        return .json([
-            "id": .number(Double(listing.id)), "name": .string(listing.name), "title": .string(listing.title),
-            "price": .number(Double(listing.price)), "area": .number(Double(listing.area)),
-            "rooms": .number(Double(listing.rooms)), "district": .string(listing.district),
-            "updated_at": .number(Double(listing.updatedAt)),
-        ])
+        return route.answer(self, parameters)
     }
 }
 
