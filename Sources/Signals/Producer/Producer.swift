@@ -1,8 +1,9 @@
 /// Work that can run again, each run ending with completion or one typed failure.
 ///
 /// Each ``start(value:failed:completed:)`` runs the work anew, and a run sends values,
-/// then ends with completion or with one failure of type `Failure`. A ``Signal`` is hot: its work runs once, for everyone, and it never fails, so one
-/// failed request cannot end a search screen's stream of queries. A producer is the other
+/// then ends with completion or with one failure of type `Failure`. A ``Signal`` is hot:
+/// its work runs once, for everyone, and it never fails, so one failed request cannot end
+/// a search screen's stream of queries. A producer is the other
 /// half: the description of a request, cold until started, with a typed error. Retrying
 /// it, falling back or timing it out makes a new producer; flattening it into a signal
 /// (``Signal/flatMap(_:_:)-(_,(Value)->Producer<Output,Never>)``) starts a run per value,
