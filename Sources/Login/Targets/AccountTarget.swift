@@ -4,8 +4,9 @@ import Mediator
 import Networking
 
 /// The account's target: the sign-in screen (`homes://account/login`), the account
-/// screen (`homes://account/summary`), signing in at once and signing out, all with the one `LoginLogic` of the session. Registered by the
-/// app's composition root; reached through the account's category.
+/// screen (`homes://account/summary`), signing in at once and signing out, all with the
+/// one `LoginLogic` of the session. Registered by the app's composition root; reached
+/// through the account's category.
 @MainActor
 public final class AccountTarget: @MainActor MediatorTarget {
     private let logic: LoginLogic
