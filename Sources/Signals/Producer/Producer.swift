@@ -82,21 +82,19 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
 
     /// A producer whose every run sends `value` and completes.
     public init(value: Value) {
-        makeRun = {
-            Signal { input in
-                input.send(.success(value))
-                input.sendCompleted()
-                return DisposedDisposable.shared
-            }
-        }
+        self.init(endingWith: .success(value))
     }
 
     /// A producer whose every run fails with `failure` at once.
     public init(failure: Failure) {
+        self.init(endingWith: .failure(failure))
+    }
+
+    /// A producer whose every run sends `result` and ends, at once.
+    private init(endingWith result: Result<Value, Failure>) {
         makeRun = {
             Signal { input in
-                input.send(.failure(failure))
-                input.sendCompleted()
+                input.core.sendLast(result)
                 return DisposedDisposable.shared
             }
         }

@@ -560,6 +560,18 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     /// failure is sent so.
     @inlinable
     func sendLast(_ value: Value) {
+        terminate(after: value)
+    }
+
+    /// Completes: observers get `onCompleted` once, then are released; later sends are dropped.
+    @inlinable
+    func sendCompleted() {
+        terminate(after: nil)
+    }
+
+    /// Delivers `last` (if any), then the completion, as one step; later sends are dropped.
+    @inlinable
+    func terminate(after last: Value?) {
         delivery.lock.lock()
         if isTerminating {
             delivery.lock.unlock()
@@ -567,8 +579,8 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         }
         isTerminating = true
         if delivery.isDelivering {
-            queue(value) { core, value in
-                core.emit(value)
+            queue(last) { core, last in
+                if let last { core.emit(last) }
                 core.emitCompleted()
             }
             delivery.lock.unlock()
@@ -578,29 +590,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
         let replaced = takeSnapshot()
         delivery.lock.unlock()
         withExtendedLifetime(replaced) {}
-        emit(value)
-        emitCompleted()
-        delivery.leave()
-    }
-
-    /// Completes: observers get `onCompleted` once, then are released; later sends are dropped.
-    @inlinable
-    func sendCompleted() {
-        delivery.lock.lock()
-        if isTerminating {
-            delivery.lock.unlock()
-            return
-        }
-        isTerminating = true
-        if delivery.isDelivering {
-            queue(()) { core, _ in core.emitCompleted() }
-            delivery.lock.unlock()
-            return
-        }
-        delivery.begin()
-        let replaced = takeSnapshot()
-        delivery.lock.unlock()
-        withExtendedLifetime(replaced) {}
+        if let last { emit(last) }
         emitCompleted()
         delivery.leave()
     }
