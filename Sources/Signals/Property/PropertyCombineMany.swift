@@ -33,15 +33,7 @@ extension Property {
         state.value.inputs = nodes.count
         let step: (CombineEvent) -> Void = { event in state.value.step(event, build: build, output: output) }
         for (index, node) in nodes.enumerated() {
-            node.core.forward(
-                to: output,
-                value: { change in
-                    switch change {
-                    case .invalidate: output.serialize(.invalidate, step)
-                    case .changed(let value): output.serialize(.changed(index, value), step)
-                    case .unchanged: output.serialize(.unchanged, step)
-                    }
-                }, completed: { output.serialize(.completed, step) })
+            CombineState.attach(node.core, at: index, to: output, step: step)
         }
         return Property<[Value]>(node: derived, sources: properties)
     }

@@ -152,22 +152,12 @@ extension Property {
         // while it is attached, and the last completion must find the count to compare.
         state.value.inputs = readers.count
         let step: (CombineEvent) -> Void = { event in state.value.step(event, build: build, output: output) }
-        var index = 0
-        func attach<Input: Sendable>(_ core: SignalCore<Change<Input>>) {
-            let input = index
+        CombineState.attach(first.node.core, at: 0, to: output, step: step)
+        var index = 1
+        for other in repeat each others {
+            CombineState.attach(other.node.core, at: index, to: output, step: step)
             index += 1
-            core.forward(
-                to: output,
-                value: { change in
-                    switch change {
-                    case .invalidate: output.serialize(.invalidate, step)
-                    case .changed(let value): output.serialize(.changed(input, value), step)
-                    case .unchanged: output.serialize(.unchanged, step)
-                    }
-                }, completed: { output.serialize(.completed, step) })
         }
-        attach(first.node.core)
-        for other in repeat each others { attach(other.node.core) }
         return Property<(Value, repeat each Other)>(node: derived, sources: sources)
     }
 }
@@ -283,6 +273,24 @@ enum CombineEvent {
 /// The bookkeeping of `Property.combineLatest`: how many inputs are invalidated and not
 /// settled yet, and whether any of them changed.
 struct CombineState {
+    /// Subscribes `output` to the input property `core`, the one at `index`: each of its
+    /// steps goes to `step` inside `output`'s serialized section. Set `inputs` first: an
+    /// input that has completed completes while it is attached.
+    static func attach<Input: Sendable, Combined>(
+        _ core: SignalCore<Change<Input>>, at index: Int, to output: SignalCore<Change<Combined>>,
+        step: @escaping (CombineEvent) -> Void
+    ) {
+        core.forward(
+            to: output,
+            value: { change in
+                switch change {
+                case .invalidate: output.serialize(.invalidate, step)
+                case .changed(let value): output.serialize(.changed(index, value), step)
+                case .unchanged: output.serialize(.unchanged, step)
+                }
+            }, completed: { output.serialize(.completed, step) })
+    }
+
     /// Each input's latest value, at the input's index.
     var latest: [any Sendable]
     /// The values of the last emission, when inputs are compared (`equalities`).
