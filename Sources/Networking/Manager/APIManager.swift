@@ -110,12 +110,17 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
     /// Each cancelled call reports ``APIResultKind/cancelled`` to the delegate, and a
     /// response that arrives later is dropped.
     public func cancelAllRequests() {
+        cancelCalls(saying: "cancelled")
+    }
+
+    /// Cancels every call in flight, each reporting a cancelled result with `message`.
+    private func cancelCalls(saying message: String) {
         let cancelled = Array(calls.values)
         calls = [:]
         for call in cancelled {
             _ = call.claim.take()
             call.task?.cancel()
-            report(APIResult(kind: .cancelled, message: "cancelled"), data: nil, call: call)
+            report(APIResult(kind: .cancelled, message: message), data: nil, call: call)
         }
     }
 
@@ -187,13 +192,7 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
         case .ignoreNewWhileLoading:
             return false
         case .cancelInFlight:
-            let replaced = Array(calls.values)
-            calls = [:]
-            for call in replaced {
-                _ = call.claim.take()
-                call.task?.cancel()
-                report(APIResult(kind: .cancelled, message: "replaced by a newer call"), data: nil, call: call)
-            }
+            cancelCalls(saying: "replaced by a newer call")
             return true
         }
     }
