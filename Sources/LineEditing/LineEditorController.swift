@@ -40,10 +40,10 @@ public struct EditorState: Sendable {
     public var prompt: String
     /// The history entries that start with the line, kept from key to key.
     public var suggestions: HistorySuggestion
-    /// The rest of the line suggested after it ("" for none): worked out by the
-    /// controller after each key, on a colour screen with the cursor at the end.
+    /// The rest of the line suggested after it ("" for none): worked out by `settle(on:)`
+    /// after each key, on a colour screen with the cursor at the end.
     public var suggestion = ""
-    /// How the line is coloured, worked out by the controller after each key.
+    /// How the line is coloured, worked out by `settle(on:)` after each key.
     public var spans: [HighlightSpan] = []
 
     /// A line being edited after `prompt`.
@@ -105,8 +105,7 @@ public final class LineEditorController {
             }
         }
         let outcome = next.buffer.apply(key, complete: screen.value.completions)
-        Self.suggest(in: &next, on: screen.value)
-        Self.highlight(in: &next, on: screen.value)
+        next.settle(on: screen.value)
         state.value = next
         return outcome
     }
@@ -125,8 +124,7 @@ public final class LineEditorController {
     /// changed: new completions, new numbers shown).
     public func refresh() {
         var next = state.value
-        Self.suggest(in: &next, on: screen.value)
-        Self.highlight(in: &next, on: screen.value)
+        next.settle(on: screen.value)
         state.value = next
     }
 
@@ -167,8 +165,7 @@ public final class LineEditorController {
         next.buffer.history = history
         next.prompt = prompt
         next.suggestions = HistorySuggestion(history: history)
-        Self.suggest(in: &next, on: screen.value)
-        Self.highlight(in: &next, on: screen.value)
+        next.settle(on: screen.value)
         state.value = next
         // Drawn by the binding if the view model changed; else drawn here.
         drawing.drawIfForgotten(viewModel.value)
@@ -216,35 +213,40 @@ public final class LineEditorController {
     }
 }
 
-extension LineEditorController {
+extension EditorState {
+    /// Works out the suggestion and the colours for the line as it is now, on `screen`.
+    public mutating func settle(on screen: EditorScreen) {
+        suggest(on: screen)
+        highlight(on: screen)
+    }
+
     /// The longest word looked at for a completion suggested: longer ones get none, so
     /// a key never reads more of the line than this around its start and end.
     static let longestCompletedWord = 256
 
-    /// Works out `state.suggestion`: the rest of the newest history entry that starts with
+    /// Works out `suggestion`: the rest of the newest history entry that starts with
     /// the line or, failing that, of the first completion of its last word; only on a
     /// colour screen, not while searching, with the cursor at the end of a line.
-    static func suggest(in state: inout EditorState, on screen: EditorScreen) {
-        let buffer = state.buffer
+    mutating func suggest(on screen: EditorScreen) {
         guard screen.colors, buffer.search == nil, !buffer.text.isEmpty, buffer.cursor == buffer.text.count else {
-            state.suggestion = ""
+            suggestion = ""
             return
         }
-        state.suggestions.update(to: buffer.text)
-        let fromHistory = state.suggestions.suggestion
-        state.suggestion = fromHistory.isEmpty ? completionSuggestion(for: buffer.text, screen: screen) : fromHistory
+        suggestions.update(to: buffer.text)
+        let fromHistory = suggestions.suggestion
+        suggestion = fromHistory.isEmpty ? Self.completionSuggestion(for: buffer.text, screen: screen) : fromHistory
     }
 
-    /// Works out `state.spans`: the screen's colours for the line, on a colour screen, not
+    /// Works out `spans`: the screen's colours for the line, on a colour screen, not
     /// while searching, for a line of at most `EditorScreen.highlightedLength` characters.
-    static func highlight(in state: inout EditorState, on screen: EditorScreen) {
-        let text = state.buffer.text
-        guard screen.colors, state.buffer.search == nil, !text.isEmpty, text.count <= EditorScreen.highlightedLength
+    mutating func highlight(on screen: EditorScreen) {
+        let text = buffer.text
+        guard screen.colors, buffer.search == nil, !text.isEmpty, text.count <= EditorScreen.highlightedLength
         else {
-            state.spans = []
+            spans = []
             return
         }
-        state.spans = screen.highlight(String(text))
+        spans = screen.highlight(String(text))
     }
 
     /// The rest of the first completion of the last word of `text`, "" for none.
