@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// The rows of the terminal the line editor draws on, shared by the thread that reads
 /// keys and the threads that write around the line being edited: the responses of work in
@@ -12,9 +12,11 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the controller and the writer it holds are not `Sendable`
 /// (they are used from whichever thread draws), so every use of them, and of
-/// `editing`, is under `lock`; nothing else is stored.
+/// `editing`, is under `lock`; nothing else is stored. (An `NSLock`: the thread sanitizer
+/// on Linux does not see the ordering a contended `Mutex` gives, and the reading thread
+/// and the main thread do contend here.)
 public final class LineDisplay: @unchecked Sendable {
-    private let lock = Mutex(())
+    private let lock = NSLock()
     private let controller: LineEditorController
     private let output: (String) -> Void
     private var editing = false
@@ -28,7 +30,7 @@ public final class LineDisplay: @unchecked Sendable {
 
     /// Whether a line is being edited (its prompt and text are on the screen).
     public var isEditing: Bool {
-        lock.withLock { _ in editing }
+        lock.withLock { editing }
     }
 
     /// Writes `text` (whole rows, each ended by a line break) above the line being edited,
@@ -36,7 +38,7 @@ public final class LineDisplay: @unchecked Sendable {
     /// first and `text` written from its top (a screen laid out again after a resize).
     /// Without a line being edited, `text` is written as it is.
     public func write(_ text: String, clearingScreen: Bool = false) {
-        lock.withLock { _ in
+        lock.withLock {
             let clear = clearingScreen ? "\u{1B}[H\u{1B}[2J" : ""
             guard editing else { return output(clear + text) }
             if clearingScreen { controller.forget() } else { controller.clear() }
@@ -51,7 +53,7 @@ public final class LineDisplay: @unchecked Sendable {
     /// Shows `status` (what runs meanwhile) on a row above the line being edited, or takes
     /// it away (nil); without a line being edited it is written over the current row.
     public func setStatus(_ status: String?) {
-        lock.withLock { _ in
+        lock.withLock {
             controller.screen.value.status = status
             if editing {
                 output(controller.takeOutput())
@@ -69,7 +71,7 @@ public final class LineDisplay: @unchecked Sendable {
         completions: @escaping @Sendable (String) -> [String],
         highlight: @escaping @Sendable (String) -> [HighlightSpan]
     ) {
-        lock.withLock { _ in
+        lock.withLock {
             controller.screen.value.completions = completions
             controller.screen.value.highlight = highlight
             guard editing else { return }
@@ -81,12 +83,12 @@ public final class LineDisplay: @unchecked Sendable {
     /// What Ctrl-C does while a status is shown (work runs): stop the work, the line being
     /// edited kept. Without one, or with no status, Ctrl-C drops the line.
     public func onInterrupt(_ interrupt: @escaping @Sendable () -> Void) {
-        lock.withLock { _ in interruption = interrupt }
+        lock.withLock { interruption = interrupt }
     }
 
     /// What to call for Ctrl-C now, if it stops work rather than dropping the line.
     func interruptionForWork() -> (@Sendable () -> Void)? {
-        lock.withLock { _ in controller.screen.value.status == nil ? nil : interruption }
+        lock.withLock { controller.screen.value.status == nil ? nil : interruption }
     }
 
     /// Runs `body` with the controller and the terminal's writer, under the lock: the
@@ -94,6 +96,6 @@ public final class LineDisplay: @unchecked Sendable {
     func withEditor<Result>(
         _ body: (LineEditorController, (String) -> Void, inout Bool) -> Result
     ) -> Result {
-        lock.withLock { _ in body(controller, output, &editing) }
+        lock.withLock { body(controller, output, &editing) }
     }
 }
