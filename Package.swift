@@ -47,54 +47,53 @@ let package = Package(
         .target(name: "TextViews"),
         .target(name: "LineEditing", dependencies: ["Signals"]),
         .target(name: "HomesScreens", dependencies: ["Signals", "TextViews", "Mediator", "LineEditing"]),
-        .target(name: "ViewModels", dependencies: ["Listings", "ListingsCategory", "Favorites"]),
+        .target(name: "ViewModels"),
 
         .target(
             name: "Listings", dependencies: ["ListingsCategory", "Networking", "Signals"],
-            exclude: ["Screens", "Targets", "Category"]),
+            path: "Sources/Listings/Listings"),
         .target(
             name: "ListingsScreens",
             dependencies: [
                 "Listings", "ListingsCategory", "FavoritesCategory", "InquiryCategory", "ViewModels", "TextViews",
                 "HomesScreens", "Mediator", "Networking", "Signals",
-            ], path: "Sources/Listings", exclude: ["APIs", "Reformers", "Logic", "Models", "Category"],
-            sources: ["Screens", "Targets"]),
+            ], path: "Sources/Listings/ListingsScreens"),
         .target(
-            name: "ListingsCategory", dependencies: ["HomesScreens", "Mediator"], path: "Sources/Listings/Category"),
+            name: "ListingsCategory", dependencies: ["HomesScreens", "Mediator"],
+            path: "Sources/Listings/ListingsCategory"),
 
-        .target(
-            name: "Favorites", dependencies: ["Persistence", "Signals"], exclude: ["Screens", "Targets", "Category"]),
+        .target(name: "Favorites", dependencies: ["Persistence", "Signals"], path: "Sources/Favorites/Favorites"),
         .target(
             name: "FavoritesScreens",
             dependencies: [
                 "Favorites", "FavoritesCategory", "ListingsCategory", "ViewModels", "TextViews", "HomesScreens",
-                "Mediator",
-                "Signals",
-            ], path: "Sources/Favorites", exclude: ["DataCenters", "Logic", "Models", "Records", "Category"],
-            sources: ["Screens", "Targets"]),
+                "Mediator", "Signals",
+            ], path: "Sources/Favorites/FavoritesScreens"),
         .target(
             name: "FavoritesCategory", dependencies: ["ListingsCategory", "HomesScreens", "Mediator", "Signals"],
-            path: "Sources/Favorites/Category"),
+            path: "Sources/Favorites/FavoritesCategory"),
 
-        .target(name: "Login", dependencies: ["Networking", "Signals"], exclude: ["Screens", "Targets", "Category"]),
+        .target(name: "Login", dependencies: ["Networking", "Signals"], path: "Sources/Login/Login"),
         .target(
             name: "LoginScreens",
-            dependencies: [
-                "Login", "ViewModels", "TextViews", "HomesScreens", "Mediator", "Networking", "Signals",
-            ], path: "Sources/Login", exclude: ["APIs", "Logic", "Models", "Category"], sources: ["Screens", "Targets"]),
-        .target(name: "LoginCategory", dependencies: ["HomesScreens", "Mediator"], path: "Sources/Login/Category"),
+            dependencies: ["Login", "ViewModels", "TextViews", "HomesScreens", "Mediator", "Networking", "Signals"],
+            path: "Sources/Login/LoginScreens"),
+        .target(
+            name: "LoginCategory", dependencies: ["HomesScreens", "Mediator"], path: "Sources/Login/LoginCategory"),
 
         // Inquiry has no screen of its own: its target, in the business module, hands
         // out senders of questions.
         .target(
             name: "Inquiry",
             dependencies: ["InquiryCategory", "ListingsCategory", "Mediator", "Networking", "Signals"],
-            exclude: ["Category"]),
+            path: "Sources/Inquiry/Inquiry"),
         .target(
             name: "InquiryCategory", dependencies: ["ListingsCategory", "Mediator", "Signals"],
-            path: "Sources/Inquiry/Category"),
+            path: "Sources/Inquiry/InquiryCategory"),
 
-        .target(name: "OperationLogs", dependencies: ["Networking", "Persistence"]),
+        .target(
+            name: "OperationLogs", dependencies: ["Networking", "Persistence"],
+            path: "Sources/OperationLogs/OperationLogs"),
 
         .executableTarget(
             name: "App",

@@ -1,6 +1,3 @@
-import Favorites
-import Foundation
-
 /// What the favourites screen shows.
 public struct FavoritesViewModel: Equatable, Sendable {
     /// One saved listing as the list shows it.
@@ -15,6 +12,15 @@ public struct FavoritesViewModel: Equatable, Sendable {
         public let price: String
         /// How long ago it was saved.
         public let saved: String
+
+        /// A row.
+        public init(number: String, name: String, kind: String, price: String, saved: String) {
+            self.number = number
+            self.name = name
+            self.kind = kind
+            self.price = price
+            self.saved = saved
+        }
     }
 
     /// The rows, in the order saved.
@@ -24,16 +30,4 @@ public struct FavoritesViewModel: Equatable, Sendable {
 
     /// An empty list.
     public init() {}
-
-    /// The rows for `favorites` at `now`.
-    public init(favorites: [Favorite], now: Date) {
-        let kinds = ["rent": "rental", "new": "new home", "resale": "resale"]
-        rows = favorites.enumerated().map { index, favorite in
-            Row(
-                number: "\(index + 1)", name: favorite.name, kind: kinds[favorite.kind] ?? favorite.kind,
-                price: Formatting.price(favorite.price, monthly: favorite.kind == "rent"),
-                saved: Formatting.age(of: favorite.savedAt, now: now))
-        }
-        if !favorites.isEmpty { footer = "\(favorites.count) saved - open N, unfav N" }
-    }
 }

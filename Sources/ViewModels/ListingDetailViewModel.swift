@@ -1,6 +1,3 @@
-import Foundation
-import Listings
-
 /// What the detail screen shows.
 public struct ListingDetailViewModel: Equatable, Sendable {
     /// The title line.
@@ -28,25 +25,4 @@ public struct ListingDetailViewModel: Equatable, Sendable {
 
     /// An empty detail.
     public init() {}
-
-    /// The detail for the logic's state at `now`.
-    public init(detail: ListingDetail?, isLoading: Bool, problem: String?, isFavorite: Bool, now: Date) {
-        if let detail {
-            title = detail.name + (isFavorite ? " ★" : "")
-            facts = [
-                Fact("About", detail.title),
-                Fact("Price", Formatting.price(detail.price, monthly: detail.kind == .rent)),
-                Fact("Area", Formatting.area(detail.area)),
-                Fact("Rooms", String(detail.rooms)),
-                Fact("District", detail.district),
-                Fact("Updated", Formatting.age(of: detail.updatedAt, now: now)),
-            ]
-            favoriteMark = isFavorite ? "saved in favourites - unfav to remove" : "fav to save it"
-        }
-        if isLoading {
-            status = "loading…"
-        } else if let problem {
-            status = "! \(problem)"
-        }
-    }
 }

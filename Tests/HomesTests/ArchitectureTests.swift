@@ -47,29 +47,67 @@ import Testing
         }
     }
 
-    /// The folders of a feature's roles.
+    /// The folders of a feature's roles, in its business and screens modules (a category
+    /// module is one role, so it has no folders).
     static let roles: Set<String> = [
-        "APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Screens",
-        "Targets", "Category",
+        "APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Controllers", "ViewModels",
+        "MediatorTarget",
     ]
     /// The roles of its business module, below the screens.
     static let businessRoles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters"]
 
-    /// The features: every folder of `Sources` with a role's folder in it. Each holds the
-    /// feature's business module, and its screens and category modules where it has them.
+    /// The features: every folder of `Sources` that holds a module folder of its own name
+    /// (`Sources/Listings/Listings/`), the business module, beside the feature's screens
+    /// and category modules where it has them (`ListingsScreens/`, `ListingsCategory/`).
     static let features: [String] = {
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
         return folders.sorted().filter { folder in
             let inside =
                 (try? FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent(folder).path))
                 ?? []
-            return !roles.isDisjoint(with: inside)
+            return inside.contains(folder)
         }
     }()
+
+    /// The modules of `feature`: the folders in its folder.
+    static func modules(of feature: String) -> [String] {
+        let folder = sources.appendingPathComponent(feature).path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
 
     @Test func theFeaturesAreFoundByTheirFolders() {
         #expect(Set(Self.features).isSuperset(of: ["Listings", "Favorites", "Login", "Inquiry", "OperationLogs"]))
         #expect(!Self.features.contains("Signals") && !Self.features.contains("HomesScreens"))
+    }
+
+    /// A feature's folder holds its modules and nothing else: its business module, and its
+    /// screens and category modules where it has them, each one folder that `Package.swift`
+    /// names with `path:` alone, so a file's folder says its module.
+    @Test func aFeatureFolderHoldsOnlyItsModules() throws {
+        let manifest = try String(
+            contentsOf: Self.sources.deletingLastPathComponent().appendingPathComponent("Package.swift"),
+            encoding: .utf8)
+        let modules = manifest.components(separatedBy: "// MARK: Tools")[0]
+        #expect(!modules.contains("exclude:") && !modules.contains("sources:"), "Package.swift lists files")
+        for feature in Self.features {
+            for module in Self.modules(of: feature) {
+                #expect(
+                    [feature, feature + "Screens", feature + "Category"].contains(module),
+                    "Sources/\(feature)/\(module) is not one of the feature's modules")
+                #expect(
+                    manifest.contains("name: \"\(module)\"")
+                        && manifest.contains("path: \"Sources/\(feature)/\(module)\""),
+                    "Package.swift does not declare \(module) at Sources/\(feature)/\(module)")
+            }
+        }
+    }
+
+    /// View models are plain structs below every feature: the module imports no feature,
+    /// and each screens module builds its view models from its own feature's state.
+    @Test func viewModelsKnowNoFeature() throws {
+        for (name, text) in try files(in: "ViewModels") {
+            #expect(imports(of: text).isSubset(of: ["Foundation"]), "ViewModels/\(name) imports \(imports(of: text))")
+        }
     }
 
     /// A feature reaches another only through that one's category, never its business
@@ -88,7 +126,7 @@ import Testing
     /// the screen shell, signals and other categories, nothing of any feature's code.
     @Test func categoriesImportNoFeatureCode() throws {
         for feature in Self.features {
-            for (name, text) in try files(in: feature) where name.hasPrefix("Category/") {
+            for (name, text) in try files(in: feature) where name.hasPrefix(feature + "Category/") {
                 let imported = imports(of: text).filter { !$0.hasSuffix("Category") }
                 #expect(
                     imported.isSubset(of: ["Foundation", "Mediator", "HomesScreens", "Signals"]),
@@ -102,7 +140,7 @@ import Testing
         let screenModules: Set<String> = ["HomesScreens", "TextViews", "ViewModels", "LineEditing"]
         for feature in Self.features {
             for (name, text) in try files(in: feature)
-            where Self.businessRoles.contains(where: { name.hasPrefix($0 + "/") }) {
+            where name.hasPrefix(feature + "/") {
                 let reached = imports(of: text).filter { screenModules.contains($0) || $0.hasSuffix("Screens") }
                 #expect(reached.isEmpty, "\(feature)/\(name) imports \(reached)")
             }
@@ -110,10 +148,10 @@ import Testing
     }
 
     /// Features call each other's targets through the typed categories only: no feature
-    /// spells a target or an action outside its `Category/` folder.
+    /// spells a target or an action outside its category module.
     @Test func onlyCategoriesCallTheMediatorByName() throws {
         for feature in Self.features {
-            for (name, text) in try files(in: feature) where !name.hasPrefix("Category/") {
+            for (name, text) in try files(in: feature) where !name.hasPrefix(feature + "Category/") {
                 for call in ["perform(target:", "open(url:"] {
                     #expect(!text.contains(call), "\(feature)/\(name) calls \(call)")
                 }
@@ -171,16 +209,24 @@ import Testing
     }
 
     /// In a feature every type has a file of its own, named after it, in the folder of
-    /// its role; a file that only extends a type is named `Type+Topic.swift`.
+    /// its role (a category module's files sit in the module's folder); a file that only
+    /// extends a type is named `Type+Topic.swift`.
     @Test func featuresKeepOneTypePerFileInTheFolderOfItsRole() throws {
         for feature in Self.features {
             let files = try files(in: feature)
             #expect(!files.isEmpty, "no sources found for \(feature)")
             for (name, text) in files {
-                let parts = name.split(separator: "/")
+                let parts = name.split(separator: "/").map(String.init)
+                let isCategory = parts.first == feature + "Category"
                 #expect(
-                    parts.count == 2 && Self.roles.contains(String(parts[0])),
+                    isCategory ? parts.count == 2 : parts.count == 3 && Self.roles.contains(parts[1]),
                     "\(feature)/\(name) is not in a role's folder")
+                #expect(
+                    parts.first != feature || !["Controllers", "ViewModels"].contains(parts[1]),
+                    "\(feature)/\(name): screens code in the business module")
+                #expect(
+                    parts.first != feature + "Screens" || !Self.businessRoles.contains(parts[1]),
+                    "\(feature)/\(name): business code in the screens module")
                 let types = declaredTypes(in: text)
                 let base = String((parts.last ?? "").dropLast(".swift".count))
                 if let plus = base.firstIndex(of: "+") {
@@ -190,8 +236,10 @@ import Testing
                 } else {
                     #expect(types == [base], "\(feature)/\(name) declares \(types)")
                 }
-                let suffix = ["Screens": "Controller", "Targets": "Target"][String(parts[0])]
-                #expect(suffix.map { base.hasSuffix($0) } ?? true, "\(feature)/\(name) is not named for its role")
+                let suffix = ["Controllers": "Controller", "MediatorTarget": "Target", "ViewModels": "ViewModel"][
+                    parts.count == 3 ? parts[1] : ""]
+                let typeName = base.prefix { $0 != "+" }
+                #expect(suffix.map { typeName.hasSuffix($0) } ?? true, "\(feature)/\(name) is not named for its role")
             }
         }
     }
@@ -200,8 +248,8 @@ import Testing
     @Test func everyTargetHasItsCategoryBesideIt() throws {
         for feature in Self.features {
             let names = try files(in: feature).map(\.name)
-            let hasTarget = names.contains { $0.hasPrefix("Targets/") }
-            let hasCategory = names.contains { $0.hasPrefix("Category/Mediator+") }
+            let hasTarget = names.contains { $0.contains("/MediatorTarget/") }
+            let hasCategory = names.contains { $0.hasPrefix(feature + "Category/Mediator+") }
             #expect(hasTarget == hasCategory, "\(feature): a target \(hasTarget), a category \(hasCategory)")
         }
     }

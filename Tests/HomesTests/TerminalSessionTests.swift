@@ -465,7 +465,14 @@ final class TerminalHomes: Sendable {
             })
         if recording != nil { Thread.sleep(forTimeInterval: 1) }
         type("\u{15}list r")
-        #expect(homes.waitUntil { _, screen in screen.lines.last == "homes> list resale" })
+        // "lis" already shows "homes> list resale", with "t resale" suggested and "lis" not
+        // yet a command: wait for the line as "list r" draws it.
+        let listIsGreen = homes.waitUntil { _, screen in
+            guard screen.lines.last == "homes> list resale", let last = screen.lines.indices.last else { return false }
+            let row = screen.styles[last]
+            return row[7..<11].allSatisfy { $0.foreground == 2 } && row[13..<18].allSatisfy(\.isDim)
+        }
+        #expect(listIsGreen, "list: green, esale: dim")
         let suggested = homes.screen
         let prompt = try #require(suggested.lines.indices.last)
         #expect(suggested.styles[prompt][7..<11].allSatisfy { $0.foreground == 2 }, "list: green")
