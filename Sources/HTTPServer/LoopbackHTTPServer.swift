@@ -24,11 +24,11 @@ import Synchronization
 /// let port = try server.start()
 /// defer { server.stop() }
 /// ```
-public final class LoopbackHTTPServer: Sendable {
+package final class LoopbackHTTPServer: Sendable {
     /// Why the server could not start.
-    public struct StartError: Error, CustomStringConvertible {
+    package struct StartError: Error, CustomStringConvertible {
         /// What failed, with the system's reason.
-        public let description: String
+        package let description: String
     }
 
     private let core: ServerCore
@@ -46,7 +46,7 @@ public final class LoopbackHTTPServer: Sendable {
     ///     after it opened (or after its last response) is closed.
     ///   - bodyDeadline: a body must arrive whole this long after its head.
     ///   - eventLoops: threads serving connections; one per core by default.
-    public init(
+    package init(
         port: UInt16 = 0, maximumBodySize: Int = 1 << 20, maximumHeadSize: Int = 64 << 10,
         maximumConnections: Int = 1_024, headDeadline: Duration = .seconds(5),
         bodyDeadline: Duration = .seconds(10), eventLoops: Int? = nil,
@@ -66,22 +66,22 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// The largest request body accepted.
-    public var maximumBodySize: Int { core.limits.maximumBodySize }
+    package var maximumBodySize: Int { core.limits.maximumBodySize }
 
     /// The port being listened on, once started.
-    public var port: UInt16 { core.port }
+    package var port: UInt16 { core.port }
 
     /// How many connections are open now.
-    public var openConnections: Int { core.openConnections.load(ordering: .relaxed) }
+    package var openConnections: Int { core.openConnections.load(ordering: .relaxed) }
 
     /// The base URL of the server, once started.
-    public var baseURL: URL {
+    package var baseURL: URL {
         URL(string: "http://127.0.0.1:\(port)")!
     }
 
     /// Binds 127.0.0.1 and starts serving; returns the port. A server starts once.
     @discardableResult
-    public func start() throws -> UInt16 {
+    package func start() throws -> UInt16 {
         guard core.claimStart() else { throw StartError(description: "the server was already started") }
         let listener = socket(
             AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -134,7 +134,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Stops serving: closes every connection and the listening socket. Returns once they
     /// are closed (unless called from a handler, which cannot wait for its own loop).
-    public func stop() {
+    package func stop() {
         core.stop()
     }
 }

@@ -7,15 +7,15 @@ import Synchronization
 /// filters, signature checks and a settable latency, answered in-process or over HTTP.
 ///
 /// Data is generated from a seed, so the same seed always serves the same listings.
-public final class HomesAPIServer: Sendable {
+package final class HomesAPIServer: Sendable {
     /// The three services and their key conventions.
-    public enum Service: String, CaseIterable, Sendable {
+    package enum Service: String, CaseIterable, Sendable {
         case rentals
         case newHomes = "newhomes"
         case resale
 
         /// The prefix of every key of this service's items.
-        public var keyPrefix: String {
+        package var keyPrefix: String {
             switch self {
             case .rentals: return ""
             case .newHomes: return "xinfang_"
@@ -24,12 +24,12 @@ public final class HomesAPIServer: Sendable {
         }
 
         /// The page and page-size parameter names.
-        public var pageKeys: (page: String, size: String) {
+        package var pageKeys: (page: String, size: String) {
             (keyPrefix + "page", keyPrefix + "page_size")
         }
 
         /// The list method name (`rentals/list`, ...).
-        public var listMethod: String { "\(rawValue)/list" }
+        package var listMethod: String { "\(rawValue)/list" }
     }
 
     /// One generated listing.
@@ -74,10 +74,10 @@ public final class HomesAPIServer: Sendable {
     }
 
     /// The route patch the app fetches at start.
-    public let routePatch: JSONValue
+    package let routePatch: JSONValue
 
     /// The default patch: `homes://listing/featured` opens a listing's detail.
-    public static let defaultRoutePatch: JSONValue = [
+    package static let defaultRoutePatch: JSONValue = [
         "version": 1,
         "routes": [
             ["url": "homes://listing/featured", "target": "listing", "action": "detail"]
@@ -85,14 +85,14 @@ public final class HomesAPIServer: Sendable {
     ]
 
     /// How many operation-log events have been uploaded.
-    public var eventsUploaded: Int {
+    package var eventsUploaded: Int {
         uploadedEvents.load(ordering: .relaxed)
     }
 
     /// Serves `count` listings per service generated from `seed`, last updated within the
     /// day before `updatedBefore`; checks signatures with `secret` when given, against `clock`,
     /// remembering nonces in a store of `nonceCapacity` slots (see ``SignatureVerifier``).
-    public init(
+    package init(
         seed: UInt64 = 7, count: Int = 45, secret: [UInt8]? = nil, nonceCapacity: Int = 1 << 21,
         updatedBefore: Date = Date(),
         routePatch: JSONValue = HomesAPIServer.defaultRoutePatch,
@@ -134,13 +134,13 @@ public final class HomesAPIServer: Sendable {
     static let maximumParameterCount = 100
 
     /// How many requests have been answered.
-    public var requestsServed: Int {
+    package var requestsServed: Int {
         requestCount.load(ordering: .relaxed)
     }
 
     /// Answers one request: checks its path, signature and parameters, then answers with
     /// the route its path names in `routes`.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
         // Every API lives at `/api/<service>/<method>`, and nowhere else.
         let path = request.url.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

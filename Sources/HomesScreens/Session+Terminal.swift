@@ -2,7 +2,7 @@
 
 extension Session {
     /// Runs on a terminal: the line editor shows the prompt and keeps the history.
-    public func runInteractively(preparing: (() async -> Void)? = nil) async {
+    package func runInteractively(preparing: (() async -> Void)? = nil) async {
         let lines = TerminalLines(colors: terminal.usesColor, write: output.direct)
         let display = lines.display
         output.attach(display)
@@ -15,7 +15,7 @@ extension Session {
     /// The terminal is `width` columns wide now (SIGWINCH): the screen is laid out again at
     /// once on a cleared screen, the line being edited (and the status of work in flight)
     /// below it; the terminal's own reflow of the old rows is wiped.
-    public func resize(width: Int) {
+    package func resize(width: Int) {
         terminal = Terminal(isInteractive: terminal.isInteractive, width: width, usesColor: terminal.usesColor)
         guard terminal.isInteractive, let screen = stack.top else { return }
         output.writeScreen(screen.rootView.render(width: width).joined(separator: "\n") + "\n")

@@ -10,7 +10,7 @@ import TextViews
 /// and the screen redraws while the user types. On a terminal a status line shows the
 /// work in flight; piped, each command's output appears once its work settled.
 @MainActor
-public final class Session {
+package final class Session {
     private let shared: (any SharedCommands)?
     /// The terminal; its width changes with the window (`resize`, in Session+Terminal).
     var terminal: Terminal
@@ -18,7 +18,7 @@ public final class Session {
     let output: OutputRouter
     private let write: @Sendable (String) -> Void, writeError: @Sendable (String) -> Void
     /// Whether any command failed (an error line was written): a piped run then exits with 1.
-    public private(set) var hadErrors = false
+    package private(set) var hadErrors = false
     let stack: ScreenStack
     private var redraw: Disposable?
     private var source: (any LineSource)?
@@ -35,7 +35,7 @@ public final class Session {
     /// A session showing `root`, offering each command to `shared` before the screen on
     /// top, writing with `write` (from any thread, one text at a time); error lines go to
     /// `writeError` when not on a terminal.
-    public init(
+    package init(
         root: any Screen, shared: (any SharedCommands)? = nil, terminal: Terminal,
         lifecycle: [any ScreenLifecycleObserver] = [], writeError: (@Sendable (String) -> Void)? = nil,
         write: @escaping @Sendable (String) -> Void
@@ -52,7 +52,7 @@ public final class Session {
     /// Shows the first screen once its first work settled, then runs one line of `source`
     /// after another (each read once the previous one settled) until its end or `quit`.
     /// `preparing` runs first, under a status line on a terminal (start-up work).
-    public func run(from source: some LineSource, preparing: (() async -> Void)? = nil) async {
+    package func run(from source: some LineSource, preparing: (() async -> Void)? = nil) async {
         self.source = source
         lines.attach(source)
         if let preparing {
@@ -73,7 +73,7 @@ public final class Session {
     /// Commands separated by `;` run one after another without waiting for each other's
     /// work (so `refresh; filter rooms 2` cancels the refresh in flight); the screen shows
     /// once, when the last has settled. `ask` takes the rest of its line, `;` included.
-    public func execute(_ line: String) async -> Bool {
+    package func execute(_ line: String) async -> Bool {
         let parsed = CommandParser.commands(in: line)
         if case .success(let commands) = parsed, commands.isEmpty { return true }
         if !terminal.isInteractive { write("> \(line.trimmingCharacters(in: .whitespaces))\n") }
@@ -105,7 +105,7 @@ public final class Session {
     }
 
     /// Ctrl-C: stops the work in flight on every screen; true if there was some.
-    @discardableResult public func interrupt() -> Bool {
+    @discardableResult package func interrupt() -> Bool {
         let busy = stack.all.filter { $0.isBusy.value }
         busy.forEach { $0.cancelWork() }
         return !busy.isEmpty

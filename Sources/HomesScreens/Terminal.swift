@@ -5,24 +5,24 @@ import Foundation
 #endif
 
 /// Facts about the terminal the REPL talks to.
-public struct Terminal: Sendable {
+package struct Terminal: Sendable {
     /// Whether a person is typing (stdin is a terminal), rather than a piped script.
-    public let isInteractive: Bool
+    package let isInteractive: Bool
     /// The width to render to: the terminal's, `$COLUMNS`, or 80.
-    public let width: Int
+    package let width: Int
     /// Whether to colour output: on a terminal, unless `NO_COLOR` is set (no-color.org)
     /// or `TERM` is `dumb`.
-    public let usesColor: Bool
+    package let usesColor: Bool
 
     /// A terminal description, for tests.
-    public init(isInteractive: Bool, width: Int, usesColor: Bool = false) {
+    package init(isInteractive: Bool, width: Int, usesColor: Bool = false) {
         self.isInteractive = isInteractive
         self.width = width
         self.usesColor = usesColor
     }
 
     /// The terminal this process talks to.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Terminal {
+    package static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Terminal {
         let interactive = isatty(STDIN_FILENO) == 1
         var width = 80
         if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns >= 20 {

@@ -1,13 +1,13 @@
 /// Text measured and shaped by the columns it takes on a terminal: CJK and emoji take two,
 /// combining marks none, so tables line up in any script.
-public enum DisplayText {
+package enum DisplayText {
     /// The columns `text` takes.
-    public static func width(_ text: String) -> Int {
+    package static func width(_ text: String) -> Int {
         text.reduce(0) { $0 + width(of: $1) }
     }
 
     /// The columns one character (grapheme) takes.
-    public static func width(of character: Character) -> Int {
+    package static func width(of character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         switch first.properties.generalCategory {
@@ -31,7 +31,7 @@ public enum DisplayText {
     }
 
     /// `text` cut to at most `width` columns, ending in `…` when cut.
-    public static func truncate(_ text: String, to width: Int) -> String {
+    package static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         guard self.width(text) > width else { return text }
         var result = ""
@@ -46,7 +46,7 @@ public enum DisplayText {
     }
 
     /// `text` fitted to exactly `width` columns: cut if longer, padded if shorter.
-    public static func fit(_ text: String, to width: Int, alignment: Alignment = .leading) -> String {
+    package static func fit(_ text: String, to width: Int, alignment: Alignment = .leading) -> String {
         let cut = truncate(text, to: width)
         let gap = max(0, width - self.width(cut))
         switch alignment {
@@ -56,7 +56,7 @@ public enum DisplayText {
     }
 
     /// `text` broken into lines of at most `width` columns, at spaces where possible.
-    public static func wrap(_ text: String, to width: Int) -> [String] {
+    package static func wrap(_ text: String, to width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         var line = ""
@@ -88,7 +88,7 @@ public enum DisplayText {
     }
 
     /// Where padding goes.
-    public enum Alignment: Sendable {
+    package enum Alignment: Sendable {
         case leading, trailing
     }
 }

@@ -1,14 +1,14 @@
 /// A line of text, wrapped to the width.
-public final class LabelView: TextView {
+package final class LabelView: TextView {
     /// The text; empty renders nothing.
-    public var text: String
+    package var text: String
 
     /// A label showing `text`.
-    public init(_ text: String = "") {
+    package init(_ text: String = "") {
         self.text = text
     }
 
-    public func render(width: Int) -> [String] {
+    package func render(width: Int) -> [String] {
         text.isEmpty ? [] : DisplayText.wrap(text, to: width)
     }
 }

@@ -1,9 +1,9 @@
 /// Small layout pieces that replace string arithmetic in views.
-public enum Layout {
+package enum Layout {
     /// A table: each column gets the width of its widest cell (or its share of `width`),
     /// cells fitted and separated by two spaces. Trailing columns listed in
     /// `trailingColumns` align right (numbers).
-    public static func table(_ rows: [[String]], width: Int, trailingColumns: Set<Int> = []) -> [String] {
+    package static func table(_ rows: [[String]], width: Int, trailingColumns: Set<Int> = []) -> [String] {
         let columnCount = rows.map(\.count).max() ?? 0
         guard columnCount > 0 else { return [] }
         var widths = (0..<columnCount).map { column in
@@ -29,14 +29,14 @@ public enum Layout {
     }
 
     /// `lines` in a box of `width` columns.
-    public static func box(_ lines: [String], width: Int) -> [String] {
+    package static func box(_ lines: [String], width: Int) -> [String] {
         let inner = max(1, width - 4)
         let border = "+" + String(repeating: "-", count: inner + 2) + "+"
         return [border] + lines.map { "| " + DisplayText.fit($0, to: inner) + " |" } + [border]
     }
 
     /// A rule of `width` columns.
-    public static func rule(width: Int) -> String {
+    package static func rule(width: Int) -> String {
         String(repeating: "-", count: max(0, width))
     }
 }

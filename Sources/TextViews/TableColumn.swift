@@ -1,16 +1,16 @@
 /// One column of a `TableView`: its heading, what a row shows in it, and whether it is
 /// aligned right (numbers). The controller, which knows the row type, defines the columns;
 /// the view knows nothing of it.
-public struct TableColumn<Row> {
+package struct TableColumn<Row> {
     /// The heading; a table whose headings are all empty shows none.
-    public let heading: String
+    package let heading: String
     /// Whether the column is aligned right.
-    public let isTrailing: Bool
+    package let isTrailing: Bool
     /// The text of `row` in this column.
-    public let text: (Row) -> String
+    package let text: (Row) -> String
 
     /// A column headed `heading` showing `text(row)`, aligned right when `trailing`.
-    public init(_ heading: String = "", trailing: Bool = false, _ text: @escaping (Row) -> String) {
+    package init(_ heading: String = "", trailing: Bool = false, _ text: @escaping (Row) -> String) {
         self.heading = heading
         isTrailing = trailing
         self.text = text

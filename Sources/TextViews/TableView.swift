@@ -7,26 +7,26 @@
 /// ])
 /// table.rows = viewModel.rows
 /// ```
-public final class TableView<Row>: TextView {
+package final class TableView<Row>: TextView {
     /// The title line.
-    public var title = ""
+    package var title = ""
     /// The columns, in order.
-    public let columns: [TableColumn<Row>]
+    package let columns: [TableColumn<Row>]
     /// The rows.
-    public var rows: [Row] = []
+    package var rows: [Row] = []
     /// What to show instead of rows when there are none.
-    public var emptyText = "Nothing to show."
+    package var emptyText = "Nothing to show."
     /// A status line (loading, an error); empty shows nothing.
-    public var status = ""
+    package var status = ""
     /// The footer line (paging); empty shows nothing.
-    public var footer = ""
+    package var footer = ""
 
     /// An empty table with `columns`.
-    public init(columns: [TableColumn<Row>]) {
+    package init(columns: [TableColumn<Row>]) {
         self.columns = columns
     }
 
-    public func render(width: Int) -> [String] {
+    package func render(width: Int) -> [String] {
         var lines = [
             DisplayText.truncate(title, to: width), Layout.rule(width: min(width, max(DisplayText.width(title), 8))),
         ]

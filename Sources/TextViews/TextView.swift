@@ -2,7 +2,7 @@
 ///
 /// Views know nothing of view models, logic or the network: a controller sets their
 /// properties (usually through bindings) and they draw what they hold.
-public protocol TextView: AnyObject {
+package protocol TextView: AnyObject {
     /// The lines to show, each at most `width` columns wide.
     func render(width: Int) -> [String]
 }

@@ -1,20 +1,20 @@
 /// What the favourites screen shows.
-public struct FavoritesViewModel: Equatable, Sendable {
+package struct FavoritesViewModel: Equatable, Sendable {
     /// One saved listing as the list shows it.
-    public struct Row: Equatable, Sendable {
+    package struct Row: Equatable, Sendable {
         /// Its number in the list (what `open N` takes).
-        public let number: String
+        package let number: String
         /// Its name.
-        public let name: String
+        package let name: String
         /// Rental, new home or resale.
-        public let kind: String
+        package let kind: String
         /// Its price, formatted.
-        public let price: String
+        package let price: String
         /// How long ago it was saved.
-        public let saved: String
+        package let saved: String
 
         /// A row.
-        public init(number: String, name: String, kind: String, price: String, saved: String) {
+        package init(number: String, name: String, kind: String, price: String, saved: String) {
             self.number = number
             self.name = name
             self.kind = kind
@@ -24,10 +24,10 @@ public struct FavoritesViewModel: Equatable, Sendable {
     }
 
     /// The rows, in the order saved.
-    public var rows: [Row] = []
+    package var rows: [Row] = []
     /// The footer.
-    public var footer = "no favourites yet - fav N on a list saves one"
+    package var footer = "no favourites yet - fav N on a list saves one"
 
     /// An empty list.
-    public init() {}
+    package init() {}
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Weak business formatting: how prices, areas and ages read on screen.
-public enum Formatting {
+package enum Formatting {
     /// `¥3,200/mo` for a rent, `¥4.35M` for a sale price.
-    public static func price(_ yuan: Int, monthly: Bool) -> String {
+    package static func price(_ yuan: Int, monthly: Bool) -> String {
         if monthly { return "¥" + grouped(yuan) + "/mo" }
         if yuan >= 1_000_000 {
             let millions = Double(yuan) / 1_000_000
@@ -13,12 +13,12 @@ public enum Formatting {
     }
 
     /// `85 m²`.
-    public static func area(_ squareMetres: Int) -> String {
+    package static func area(_ squareMetres: Int) -> String {
         "\(squareMetres) m²"
     }
 
     /// `just now`, `3 min ago`, `5 h ago`, `2 d ago`.
-    public static func age(of date: Date, now: Date) -> String {
+    package static func age(of date: Date, now: Date) -> String {
         let interval = now.timeIntervalSince(date)
         guard interval.isFinite else { return "" }
         // Clamped, so absurd dates (from a server or a file) read as ages, not crashes.

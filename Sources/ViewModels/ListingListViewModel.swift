@@ -1,22 +1,22 @@
 /// What the listing list shows: every field has a default, so an empty list is valid.
-public struct ListingListViewModel: Equatable, Sendable {
+package struct ListingListViewModel: Equatable, Sendable {
     /// One row of the list.
-    public struct Row: Equatable, Sendable {
+    package struct Row: Equatable, Sendable {
         /// The row number the user types (`open 3`).
-        public var number = ""
+        package var number = ""
         /// The listing's name, starred when it is saved.
-        public var name = ""
+        package var name = ""
         /// Its price, formatted.
-        public var price = ""
+        package var price = ""
         /// Its area, formatted.
-        public var area = ""
+        package var area = ""
         /// Its district.
-        public var district = ""
+        package var district = ""
         /// How long ago it was updated.
-        public var age = ""
+        package var age = ""
 
         /// A row.
-        public init(
+        package init(
             number: String = "", name: String = "", price: String = "", area: String = "", district: String = "",
             age: String = ""
         ) {
@@ -30,14 +30,14 @@ public struct ListingListViewModel: Equatable, Sendable {
     }
 
     /// The title line, with the kind and filters.
-    public var title = "Listings"
+    package var title = "Listings"
     /// The rows.
-    public var rows: [Row] = []
+    package var rows: [Row] = []
     /// Loading or a problem; empty when idle.
-    public var status = ""
+    package var status = ""
     /// Paging: how many are shown and whether more can be loaded.
-    public var footer = ""
+    package var footer = ""
 
     /// An empty list.
-    public init() {}
+    package init() {}
 }

@@ -1,30 +1,30 @@
 /// What the sign-in screen shows.
-public struct LoginViewModel: Equatable, Sendable {
+package struct LoginViewModel: Equatable, Sendable {
     /// One field of the form: its name, what it holds (a password shown as dots), and
     /// what is wrong with it.
-    public struct Field: Equatable, Sendable {
+    package struct Field: Equatable, Sendable {
         /// The field's name.
-        public let label: String
+        package let label: String
         /// What it holds, as shown ("-" while empty).
-        public let value: String
+        package let value: String
         /// What is wrong with it, as shown ("" when nothing is).
-        public let problem: String
+        package let problem: String
     }
 
     /// The form's fields.
-    public var fields = [
+    package var fields = [
         Field(label: "Username", value: "", problem: ""), Field(label: "Password", value: "", problem: ""),
     ]
     /// The submit line.
-    public var submitLine = "fill in the form"
+    package var submitLine = "fill in the form"
     /// The result line (signed in, or why not).
-    public var status = ""
+    package var status = ""
 
     /// An empty form.
-    public init() {}
+    package init() {}
 
     /// The form's state.
-    public init(
+    package init(
         username: String, password: String, usernameProblem: String?, passwordProblem: String?,
         canSubmit: Bool, isSubmitting: Bool, signedInAs: String?, failure: String?
     ) {

@@ -188,7 +188,7 @@ import Testing
             guard let index = words.firstIndex(where: { kinds.contains($0) }), index + 1 < words.count,
                 words[..<index].allSatisfy({
                     $0.hasPrefix("@")
-                        || ["public", "final", "private", "fileprivate", "internal", "open", "nonisolated"].contains($0)
+                        || ["public", "package", "final", "private", "fileprivate", "internal", "open", "nonisolated"].contains($0)
                 })
             else { return nil }
             return String(words[index + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
@@ -276,7 +276,28 @@ import Testing
 
     @Test func viewModelsAreStructs() throws {
         for (name, text) in try files(in: "ViewModels") where name.hasSuffix("ViewModel.swift") {
-            #expect(text.contains("public struct") && !text.contains("class "), "ViewModels/\(name)")
+            #expect(text.contains("package struct") && !text.contains("class "), "ViewModels/\(name)")
+        }
+    }
+
+    /// `public` marks what an app may depend on: the framework's products, and the line
+    /// editor the benchmark package links. Every other module of the demo declares its API
+    /// `package`, visible to this package's modules and tests alone.
+    @Test func onlyTheProductsArePublic() throws {
+        let products: Set<String> = [
+            "Signals", "SignalsTesting", "Networking", "Persistence", "Mediator", "LineEditing", "CSQLite",
+            "CEventPoll",
+        ]
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+        #expect(modules.count > products.count + 5)
+        for module in modules where !products.contains(module) {
+            for (name, text) in try files(in: module) {
+                let declarations = text.split(separator: "\n").filter {
+                    $0.split(separator: " ").contains("public")
+                        && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("/")
+                }
+                #expect(declarations.isEmpty, "\(module)/\(name) declares \(declarations.first ?? "") public")
+            }
         }
     }
 

@@ -10,43 +10,43 @@ import LineEditing
 /// screen.feed(output)
 /// #expect(screen.lines.filter { $0.hasPrefix("homes> ") }.count == 1)
 /// ```
-public struct ScreenEmulator: Sendable {
+package struct ScreenEmulator: Sendable {
     /// The screen's width in columns.
-    public let columns: Int
+    package let columns: Int
     /// The screen's height in rows.
-    public let height: Int
+    package let height: Int
     /// Each cell holds its character, or "" when a wide character to its left covers it.
-    public private(set) var cells: [[String]]
+    package private(set) var cells: [[String]]
     /// The cursor's row.
-    public private(set) var row = 0
+    package private(set) var row = 0
     /// The cursor's column; `columns` means "past the last column, wrapping at the next character".
-    public private(set) var column = 0
+    package private(set) var column = 0
     /// Sequences it did not know, to fail on.
-    public private(set) var unknown: [String] = []
+    package private(set) var unknown: [String] = []
     /// How each cell is shown.
-    public private(set) var styles: [[Style]]
+    package private(set) var styles: [[Style]]
     /// How the next character written is shown.
-    public private(set) var style = Style()
+    package private(set) var style = Style()
 
     /// How a cell is shown: the attributes and foreground colour SGR set.
-    public struct Style: Equatable, Sendable {
+    package struct Style: Equatable, Sendable {
         /// The foreground colour (30-37 as 0-7), nil for the default.
-        public var foreground: Int?
+        package var foreground: Int?
         /// Bold (SGR 1).
-        public var isBold = false
+        package var isBold = false
         /// Dim (SGR 2): how the line editor shows a suggestion.
-        public var isDim = false
+        package var isDim = false
         /// Underlined (SGR 4).
-        public var isUnderlined = false
+        package var isUnderlined = false
         /// Reversed (SGR 7): how the line editor shows a search's match.
-        public var isReversed = false
+        package var isReversed = false
 
         /// The default style.
-        public init() {}
+        package init() {}
 
         /// One letter for the style in `styledLines`: G green, R red, U red and
         /// underlined, D dim, V reversed, S any other; a space for the default.
-        public var letter: Character {
+        package var letter: Character {
             if self == Style() { return " " }
             if isReversed { return "V" }
             if isDim && foreground == nil { return "D" }
@@ -57,7 +57,7 @@ public struct ScreenEmulator: Sendable {
     }
 
     /// An empty screen of `columns` by `height`, the cursor at the top left.
-    public init(columns: Int = 80, height: Int = 24) {
+    package init(columns: Int = 80, height: Int = 24) {
         self.columns = columns
         self.height = height
         cells = Array(repeating: Array(repeating: " ", count: columns), count: height)
@@ -66,7 +66,7 @@ public struct ScreenEmulator: Sendable {
 
     /// The rows as `lines` has them, each followed (when any of it is styled) by a row of
     /// `Style.letter`s under its cells: a screenshot with its colours written out.
-    public var styledLines: [String] {
+    package var styledLines: [String] {
         var result: [String] = []
         for (row, line) in lines.enumerated() {
             result.append(line)
@@ -78,7 +78,7 @@ public struct ScreenEmulator: Sendable {
     }
 
     /// The rows on the screen, trailing spaces and trailing empty rows removed.
-    public var lines: [String] {
+    package var lines: [String] {
         var lines = cells.map { cellsOfRow in
             String(cellsOfRow.joined().reversed().drop { $0 == " " }.reversed())
         }
@@ -87,10 +87,10 @@ public struct ScreenEmulator: Sendable {
     }
 
     /// The cursor as the terminal shows it.
-    public var cursor: (row: Int, column: Int) { (row, min(column, columns - 1)) }
+    package var cursor: (row: Int, column: Int) { (row, min(column, columns - 1)) }
 
     /// Interprets `output` as a terminal would.
-    public mutating func feed(_ output: String) {
+    package mutating func feed(_ output: String) {
         var characters = Array(output)[...]
         while let character = characters.popFirst() {
             switch character {

@@ -5,7 +5,7 @@ import Signals
 
 extension Mediator {
     /// The name the favourites' target is registered under.
-    public static let favoritesTarget = "favorites"
+    package static let favoritesTarget = "favorites"
 }
 
 /// The favourites' category: the typed calls other features and the app make to the
@@ -13,20 +13,20 @@ extension Mediator {
 @MainActor
 extension Mediator {
     /// The favourites screen.
-    public func favoritesList() -> CommandOutcome {
+    package func favoritesList() -> CommandOutcome {
         outcome(of: perform(target: Self.favoritesTarget, action: "list"))
     }
 
     /// The listings saved as favourites, now and as they change; none when favourites
     /// are not available.
-    public func savedListings() -> Property<Set<SavedListing>> {
+    package func savedListings() -> Property<Set<SavedListing>> {
         perform(target: Self.favoritesTarget, action: "saved").value(as: Property<Set<SavedListing>>.self)
             ?? Property(value: [])
     }
 
     /// Saves the listing `id` of `kind` as a favourite, with the `name` and `price` (in
     /// yuan) to show for it; returns a problem to show, or nil.
-    public func saveFavorite(kind: ListingKind, id: Int, name: String, price: Int) -> String? {
+    package func saveFavorite(kind: ListingKind, id: Int, name: String, price: Int) -> String? {
         problem(
             of: perform(
                 target: Self.favoritesTarget, action: "save",
@@ -34,7 +34,7 @@ extension Mediator {
     }
 
     /// Forgets the favourite listing `id` of `kind`; returns a problem to show, or nil.
-    public func forgetFavorite(kind: ListingKind, id: Int) -> String? {
+    package func forgetFavorite(kind: ListingKind, id: Int) -> String? {
         problem(of: perform(target: Self.favoritesTarget, action: "remove", params: ["kind": kind.rawValue, "id": id]))
     }
 

@@ -5,7 +5,7 @@ import Synchronization
 
 /// What Tab offers on the screen shown: its commands, then the words each command's
 /// arguments may be, and file paths after `--photo`.
-public struct Completer: Sendable {
+package struct Completer: Sendable {
     let commands: [String]
     let arguments: [String: [String]]
     /// The commands that take a listing number (`open N`), with the numbers that name one.

@@ -8,7 +8,7 @@ import Synchronization
 /// Reads happen off the main actor (a blocking read never holds it up); the session gets
 /// each line back on the main actor.
 @MainActor
-public protocol LineSource {
+package protocol LineSource {
     /// The next line, nil at end of input; `completer` says what Tab offers right now.
     func nextLine(completer: Completer) async -> String?
     /// A secret read without echo (never stored); nil when it cannot be read hidden.
@@ -20,5 +20,5 @@ public protocol LineSource {
 
 extension LineSource {
     /// Nothing to do: the source reads no line while the screen changes.
-    public func screenChanged(completer: Completer) {}
+    package func screenChanged(completer: Completer) {}
 }

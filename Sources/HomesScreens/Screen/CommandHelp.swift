@@ -2,7 +2,7 @@ import Signals
 import TextViews
 
 /// One command a screen understands, for `help`.
-public struct CommandHelp: Sendable {
+package struct CommandHelp: Sendable {
     /// The commands the session answers itself, on every screen.
     static let session = [
         CommandHelp(usage: "back", summary: "return to the previous screen"),
@@ -11,12 +11,12 @@ public struct CommandHelp: Sendable {
     ]
 
     /// How to type it.
-    public let usage: String
+    package let usage: String
     /// What it does.
-    public let summary: String
+    package let summary: String
 
     /// Describes a command.
-    public init(usage: String, summary: String) {
+    package init(usage: String, summary: String) {
         self.usage = usage
         self.summary = summary
     }

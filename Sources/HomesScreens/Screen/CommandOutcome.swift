@@ -2,7 +2,7 @@ import Signals
 import TextViews
 
 /// What a command did to the session.
-public enum CommandOutcome {
+package enum CommandOutcome {
     /// Handled; the screen stays.
     case handled
     /// The command was refused: print this one line; the screen, unchanged, is not drawn again.

@@ -6,7 +6,7 @@ import Mediator
 extension Mediator {
     /// What the session should do with `outcome`: show the screen an action returned,
     /// say a problem, or show a notice for a call that found nothing to run.
-    public func outcome(of outcome: MediatorOutcome) -> CommandOutcome {
+    package func outcome(of outcome: MediatorOutcome) -> CommandOutcome {
         switch outcome {
         case .value(let value):
             if let screen = value as? any Screen { return .push(screen) }
@@ -21,7 +21,7 @@ extension Mediator {
     }
 
     /// The screen a URL names; a URL that opens nothing is an error (no screen is pushed).
-    public func screen(at url: String) -> CommandOutcome {
+    package func screen(at url: String) -> CommandOutcome {
         let opened = open(url: url)
         if let notFound = opened.notFound { return .error(notFound.description) }
         return outcome(of: opened)

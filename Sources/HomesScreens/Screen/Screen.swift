@@ -3,7 +3,7 @@ import TextViews
 
 /// A screen of the REPL: a controller's root view and the commands it takes.
 @MainActor
-public protocol Screen: AnyObject {
+package protocol Screen: AnyObject {
     /// The screen's name for the prompt.
     var name: String { get }
     /// What the screen shows, to tell two screens apart: a screen that shows the same as
@@ -28,16 +28,16 @@ public protocol Screen: AnyObject {
 
 extension Screen {
     /// The screen's name: one screen of its kind at the top at a time.
-    public var identity: String { name }
+    package var identity: String { name }
 
     /// Does nothing: the screen starts no work of its own.
-    public func cancelWork() {}
+    package func cancelWork() {}
 
     /// None: the screen's commands take no words Tab could guess.
-    public func completions(for command: String) -> [String] { [] }
+    package func completions(for command: String) -> [String] { [] }
 
     /// Handles the command `name` with `arguments` and no flags.
-    public func handle(_ name: String, _ arguments: [String]) -> CommandOutcome? {
+    package func handle(_ name: String, _ arguments: [String]) -> CommandOutcome? {
         handle(Command(name: name, arguments: arguments))
     }
 }

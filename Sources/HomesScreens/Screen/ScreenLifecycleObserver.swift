@@ -4,7 +4,7 @@ import TextViews
 /// Sees every screen appear and disappear: how app-wide behaviour (page-view logging) is
 /// added to every controller without a base class.
 @MainActor
-public protocol ScreenLifecycleObserver: AnyObject {
+package protocol ScreenLifecycleObserver: AnyObject {
     /// The screen named `name` is now shown.
     func screenDidAppear(_ name: String)
     /// The screen named `name` is no longer shown.
@@ -13,5 +13,5 @@ public protocol ScreenLifecycleObserver: AnyObject {
 
 extension ScreenLifecycleObserver {
     /// Does nothing.
-    public func screenDidDisappear(_ name: String) {}
+    package func screenDidDisappear(_ name: String) {}
 }

@@ -4,7 +4,7 @@ import Signals
 /// Sends a question about a listing to its agent: what the inquiries' target hands to
 /// other features, so they can ask without importing `Inquiry`.
 @MainActor
-public protocol InquirySender: AnyObject {
+package protocol InquirySender: AnyObject {
     /// Where the last question is: one value per change.
     var state: Property<InquiryState> { get }
     /// Asks `text` about the listing `listingID` of `kind`, with the photo

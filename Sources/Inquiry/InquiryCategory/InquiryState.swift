@@ -1,13 +1,13 @@
 /// Where a question to an agent is: what the screen says about it, and whether it is on
 /// its way.
-public struct InquiryState: Equatable, Sendable {
+package struct InquiryState: Equatable, Sendable {
     /// Sending, sent or failed, for the screen; nil before the first question.
-    public var status: String?
+    package var status: String?
     /// Whether a question is on its way.
-    public var isSending = false
+    package var isSending = false
 
     /// A state.
-    public init(status: String? = nil, isSending: Bool = false) {
+    package init(status: String? = nil, isSending: Bool = false) {
         self.status = status
         self.isSending = isSending
     }

@@ -2,7 +2,7 @@ import Mediator
 
 extension Mediator {
     /// The name the inquiries' target is registered under.
-    public static let inquiryTarget = "inquiry"
+    package static let inquiryTarget = "inquiry"
 }
 
 /// The inquiries' category: the typed call other features make to the inquiries' target.
@@ -10,7 +10,7 @@ extension Mediator {
 extension Mediator {
     /// A new sender of questions to listings' agents, for one screen; nil when
     /// inquiries are not available.
-    public func inquirySender() -> (any InquirySender)? {
+    package func inquirySender() -> (any InquirySender)? {
         perform(target: Self.inquiryTarget, action: "sender").value(as: (any InquirySender).self)
     }
 }

@@ -1,5 +1,5 @@
 /// The kinds of listing, each served by its own API with its own keys. Part of the
 /// listings' category, so other features can name a kind without importing `Listings`.
-public enum ListingKind: String, CaseIterable, Sendable {
+package enum ListingKind: String, CaseIterable, Sendable {
     case rent, new, resale
 }

@@ -5,13 +5,13 @@ import Mediator
 /// listings' target, so no caller spells its name, its actions or its parameters.
 extension Mediator {
     /// The name the listings' target is registered under.
-    public static let listingsTarget = "listing"
+    package static let listingsTarget = "listing"
 }
 
 @MainActor
 extension Mediator {
     /// The detail screen of the listing `id` of `kind`.
-    public func listingDetail(kind: ListingKind, id: Int) -> CommandOutcome {
+    package func listingDetail(kind: ListingKind, id: Int) -> CommandOutcome {
         outcome(of: perform(target: Self.listingsTarget, action: "detail", params: ["kind": kind.rawValue, "id": id]))
     }
 }

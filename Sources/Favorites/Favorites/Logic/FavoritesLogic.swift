@@ -4,9 +4,9 @@ import Signals
 /// The favourites as live state: kept in sync with the stored rows, whichever part of the
 /// app changes them (see `FavoritesDataCenter.observeAll()`).
 @MainActor
-public final class FavoritesLogic {
+package final class FavoritesLogic {
     /// Every favourite, newest first, and the last storage problem: one value per change.
-    public let state: Property<FavoritesState>
+    package let state: Property<FavoritesState>
     private let current = MutableProperty(FavoritesState())
     private let store: FavoritesDataCenter
     private let clock: @Sendable () -> Date
@@ -15,7 +15,7 @@ public final class FavoritesLogic {
     private let bag = DisposeBag()
 
     /// Logic over `store`; favourites are stamped with `clock`'s time when saved.
-    public init(store: FavoritesDataCenter, clock: @escaping @Sendable () -> Date = { Date() }) {
+    package init(store: FavoritesDataCenter, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.clock = clock
         state = Property(current)
@@ -31,7 +31,7 @@ public final class FavoritesLogic {
     }
 
     /// Saves a listing; returns a problem to show, or nil.
-    public func save(kind: String, listingID: Int, name: String, price: Int) -> String? {
+    package func save(kind: String, listingID: Int, name: String, price: Int) -> String? {
         let now = clock()
         return perform {
             try store.save(Favorite(kind: kind, listingID: listingID, name: name, price: price, savedAt: now))
@@ -39,12 +39,12 @@ public final class FavoritesLogic {
     }
 
     /// Removes the listing's favourite; returns a problem to show, or nil.
-    public func remove(kind: String, listingID: Int) -> String? {
+    package func remove(kind: String, listingID: Int) -> String? {
         perform { try store.remove(kind: kind, listingID: listingID) }
     }
 
     /// Whether the listing is a favourite, now and as it changes.
-    public func isSaved(kind: String, listingID: Int) -> Property<Bool> {
+    package func isSaved(kind: String, listingID: Int) -> Property<Bool> {
         state.map { $0.favorites.contains { $0.kind == kind && $0.listingID == listingID } }
     }
 

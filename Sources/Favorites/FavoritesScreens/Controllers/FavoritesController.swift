@@ -9,10 +9,10 @@ import ViewModels
 
 /// Coordinates the favourites screen: the stored favourites, open and unfav.
 @MainActor
-public final class FavoritesController: Screen {
-    public let name = "favourites"
-    public let rootView: any TextView
-    public let changes: Signal<Void>
+package final class FavoritesController: Screen {
+    package let name = "favourites"
+    package let rootView: any TextView
+    package let changes: Signal<Void>
     private let favorites: FavoritesLogic
     private let mediator: Mediator
     private let table = TableView<FavoritesViewModel.Row>(columns: [
@@ -36,22 +36,22 @@ public final class FavoritesController: Screen {
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
     }
 
-    public let isBusy = Property(value: false)
+    package let isBusy = Property(value: false)
 
     // MARK: - Commands
 
-    public var commands: [CommandHelp] {
+    package var commands: [CommandHelp] {
         [
             CommandHelp(usage: "open N", summary: "show favourite N"),
             CommandHelp(usage: "unfav N", summary: "forget favourite N"),
         ]
     }
 
-    public func completions(for command: String) -> [String] {
+    package func completions(for command: String) -> [String] {
         command == "open" || command == "unfav" ? favorites.state.value.favorites.indices.map { String($0 + 1) } : []
     }
 
-    public func handle(_ input: Command) -> CommandOutcome? {
+    package func handle(_ input: Command) -> CommandOutcome? {
         let (command, arguments) = (input.name, input.arguments)
         guard command == "open" || command == "unfav" else { return nil }
         let saved = favorites.state.value.favorites

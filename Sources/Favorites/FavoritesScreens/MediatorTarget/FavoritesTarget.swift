@@ -9,7 +9,7 @@ import Signals
 /// `FavoritesLogic`. Registered by the app's composition root; reached through the
 /// favourites' category.
 @MainActor
-public final class FavoritesTarget: @MainActor MediatorTarget {
+package final class FavoritesTarget: @MainActor MediatorTarget {
     private let logic: FavoritesLogic
     private unowned let mediator: Mediator
     private let now: @Sendable () -> Date
@@ -17,14 +17,14 @@ public final class FavoritesTarget: @MainActor MediatorTarget {
 
     /// A target answering with `logic`; its screen opens listings through `mediator` and
     /// reads the time from `now`.
-    public init(logic: FavoritesLogic, mediator: Mediator, now: @escaping @Sendable () -> Date) {
+    package init(logic: FavoritesLogic, mediator: Mediator, now: @escaping @Sendable () -> Date) {
         self.logic = logic
         self.mediator = mediator
         self.now = now
         saved = logic.state.map { Set($0.favorites.map { SavedListing(kind: $0.kind, id: $0.listingID) }) }
     }
 
-    public func registerActions(_ actions: TargetActions) {
+    package func registerActions(_ actions: TargetActions) {
         actions.on("list", allowsRemoteCalls: true) { [logic, unowned mediator, now] _ in
             FavoritesController(favorites: logic, mediator: mediator, now: now)
         }

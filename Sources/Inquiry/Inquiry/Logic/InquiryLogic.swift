@@ -10,9 +10,9 @@ import Signals
 /// upload, then the message with the photo's URL. Each call is a producer tracked by an
 /// `Activity`, which says whether one is on its way and why it failed.
 @MainActor
-public final class InquiryLogic: InquirySender {
+package final class InquiryLogic: InquirySender {
     /// Sending, sent or failed, and whether a message is on its way.
-    public let state: Property<InquiryState>
+    package let state: Property<InquiryState>
     private let current = MutableProperty(InquiryState())
     private let activity = Activity<APIResult>()
     private var run: Disposable?
@@ -21,10 +21,10 @@ public final class InquiryLogic: InquirySender {
     private let sendManager: APIManager<InquirySendAPI>
 
     /// The largest photo accepted, in bytes.
-    public static let maximumPhotoSize = 512 * 1024
+    package static let maximumPhotoSize = 512 * 1024
 
     /// Logic sending through `engine`'s `account` service.
-    public init(engine: APIEngine) {
+    package init(engine: APIEngine) {
         slotManager = APIManager(InquiryUploadSlotAPI(), engine: engine)
         uploadManager = APIManager(InquiryUploadAPI(), engine: engine)
         sendManager = APIManager(InquirySendAPI(), engine: engine)
@@ -55,7 +55,7 @@ public final class InquiryLogic: InquirySender {
     }
 
     /// Asks about a listing; returns a problem at once for bad input.
-    public func ask(kind: ListingKind, listingID: Int, text: String, photoPath: String?) -> String? {
+    package func ask(kind: ListingKind, listingID: Int, text: String, photoPath: String?) -> String? {
         guard !current.value.isSending else { return "a message is already on its way" }
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return "write something to ask" }
         var photo: Data?
@@ -79,7 +79,7 @@ public final class InquiryLogic: InquirySender {
     }
 
     /// Stops the message on its way, if any; the status then says it was not sent.
-    public func cancel() {
+    package func cancel() {
         guard current.value.isSending else { return }
         run?.dispose()
         show("! not sent: cancelled")

@@ -6,15 +6,15 @@ import Networking
 /// screens that ask. Registered by the app's composition root; reached through the
 /// inquiries' category.
 @MainActor
-public final class InquiryTarget: @MainActor MediatorTarget {
+package final class InquiryTarget: @MainActor MediatorTarget {
     private let engine: APIEngine
 
     /// A target whose senders send through `engine`'s `account` service.
-    public init(engine: APIEngine) {
+    package init(engine: APIEngine) {
         self.engine = engine
     }
 
-    public func registerActions(_ actions: TargetActions) {
+    package func registerActions(_ actions: TargetActions) {
         actions.on("sender") { [engine] _ in InquiryLogic(engine: engine) as any InquirySender }
     }
 }

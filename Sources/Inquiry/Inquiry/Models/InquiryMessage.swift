@@ -1,18 +1,18 @@
 import Foundation
 
 /// A message to a listing's agent, plain or with a photo.
-public struct InquiryMessage: Sendable, Equatable {
+package struct InquiryMessage: Sendable, Equatable {
     /// The listing's kind name (`rent`, `new`, `resale`).
-    public let kind: String
+    package let kind: String
     /// The listing's id.
-    public let listingID: Int
+    package let listingID: Int
     /// What to ask.
-    public let text: String
+    package let text: String
     /// A photo to attach, if any.
-    public let photo: Data?
+    package let photo: Data?
 
     /// A message.
-    public init(kind: String, listingID: Int, text: String, photo: Data? = nil) {
+    package init(kind: String, listingID: Int, text: String, photo: Data? = nil) {
         self.kind = kind
         self.listingID = listingID
         self.text = text

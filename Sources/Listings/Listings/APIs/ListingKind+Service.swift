@@ -6,7 +6,7 @@ import Networking
 /// tests alike.
 extension ListingKind {
     /// The service that serves this kind.
-    public var serviceName: String {
+    package var serviceName: String {
         switch self {
         case .rent: return "rentals"
         case .new: return "newhomes"
@@ -16,7 +16,7 @@ extension ListingKind {
 
     /// What this kind's service puts before every key of a list item, and of its paging
     /// parameters.
-    public var keyPrefix: String {
+    package var keyPrefix: String {
         switch self {
         case .rent: return ""
         case .new: return "xinfang_"
@@ -25,13 +25,13 @@ extension ListingKind {
     }
 
     /// The names this kind's service gives the page number and the page size.
-    public var pageKeys: (page: String, size: String) {
+    package var pageKeys: (page: String, size: String) {
         (keyPrefix + "page", keyPrefix + "page_size")
     }
 
     /// This kind's service at `baseURL`, with its own key style: the one description of
     /// it, for the app and its tests alike.
-    public func service(baseURL: URL, signatureRejectedCodes: Set<Int> = [], signingSecret: [UInt8]? = nil)
+    package func service(baseURL: URL, signatureRejectedCodes: Set<Int> = [], signingSecret: [UInt8]? = nil)
         -> APIService
     {
         APIService(

@@ -4,21 +4,21 @@ import Networking
 
 /// The list API of one kind. Each kind's service names its keys its own way: rentals
 /// `id`, `name`, `title`, `price`, ...; new homes `xinfang_id`, ...; resale `esf_id`, ...
-public struct ListingListAPI: APIDefinition {
+package struct ListingListAPI: APIDefinition {
     /// Which service.
-    public let kind: ListingKind
-    public var serviceName: String { kind.serviceName }
-    public var methodName: String { "\(kind.serviceName)/list" }
-    public let pageSize: Int? = 8
-    public let requestStrategy = RequestStrategy.cancelInFlight
-    public let cachePolicy = CachePolicy.memory()
+    package let kind: ListingKind
+    package var serviceName: String { kind.serviceName }
+    package var methodName: String { "\(kind.serviceName)/list" }
+    package let pageSize: Int? = 8
+    package let requestStrategy = RequestStrategy.cancelInFlight
+    package let cachePolicy = CachePolicy.memory()
 
     /// The list API of `kind`.
-    public init(kind: ListingKind) {
+    package init(kind: ListingKind) {
         self.kind = kind
     }
 
-    public func validateResponse(_ response: JSONValue) -> String? {
+    package func validateResponse(_ response: JSONValue) -> String? {
         response["items"]?.arrayValue == nil ? "the listing service sent no items" : nil
     }
 }

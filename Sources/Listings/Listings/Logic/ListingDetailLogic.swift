@@ -5,13 +5,13 @@ import Signals
 
 /// Loads one listing's detail.
 @MainActor
-public final class ListingDetailLogic {
+package final class ListingDetailLogic {
     /// The listing, whether it loads and what went wrong: one value per change.
-    public let state: Property<ListingDetailState>
+    package let state: Property<ListingDetailState>
     /// The listing's kind.
-    public let kind: ListingKind
+    package let kind: ListingKind
     /// The listing's id within its kind.
-    public let id: Int
+    package let id: Int
     private let current = MutableProperty(ListingDetailState())
     /// Whether the listing is loading, and why the last load failed.
     private let activity = Activity<APIResult>()
@@ -19,7 +19,7 @@ public final class ListingDetailLogic {
     private let manager: APIManager<ListingDetailAPI>
 
     /// Logic for listing `id` of `kind`.
-    public init(kind: ListingKind, id: Int, engine: APIEngine) {
+    package init(kind: ListingKind, id: Int, engine: APIEngine) {
         state = Property(current)
         manager = APIManager(ListingDetailAPI(kind: kind), engine: engine)
         self.kind = kind
@@ -27,18 +27,18 @@ public final class ListingDetailLogic {
     }
 
     /// Loads the listing (from the cache when fresh).
-    public func load() {
+    package func load() {
         start(ignoringCache: false)
     }
 
     /// Reloads the listing from the network; a load in flight is replaced, which is no
     /// problem.
-    public func reload() {
+    package func reload() {
         start(ignoringCache: true)
     }
 
     /// Stops the load in flight, if any, and says so in `problem`.
-    public func cancel() {
+    package func cancel() {
         guard current.value.isLoading else { return }
         run?.dispose()
         var next = settled(nil)

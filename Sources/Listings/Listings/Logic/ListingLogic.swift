@@ -6,9 +6,9 @@ import Signals
 /// The business logic of the listing list: which kind is shown, with which filters, the
 /// pages loaded so far, and what is going on. Drives the three list API managers.
 @MainActor
-public final class ListingLogic {
+package final class ListingLogic {
     /// Everything the list is: one value per change.
-    public let state: Property<ListingState>
+    package let state: Property<ListingState>
     private let current = MutableProperty(ListingState())
     /// Whether a page is loading, and why the last one failed.
     private let activity = Activity<APIResult>()
@@ -16,10 +16,10 @@ public final class ListingLogic {
     private let managers: [ListingKind: APIManager<ListingListAPI>]
 
     /// Filters the list APIs understand.
-    public static let filterKeys: Set<String> = ["max_price", "min_price", "rooms", "district"]
+    package static let filterKeys: Set<String> = ["max_price", "min_price", "rooms", "district"]
 
     /// Logic over `engine`'s services.
-    public init(engine: APIEngine) {
+    package init(engine: APIEngine) {
         state = Property(current)
         managers = Dictionary(
             uniqueKeysWithValues: ListingKind.allCases.map {
@@ -30,7 +30,7 @@ public final class ListingLogic {
     // MARK: - Intents
 
     /// Shows `kind` from its first page.
-    public func show(_ kind: ListingKind) {
+    package func show(_ kind: ListingKind) {
         var next = current.value
         next.kind = kind
         startQuery(next)
@@ -38,7 +38,7 @@ public final class ListingLogic {
 
     /// Loads the next page; does nothing on the last page or while loading.
     @discardableResult
-    public func loadMore() -> Bool {
+    package func loadMore() -> Bool {
         let now = current.value
         guard now.hasFirstPage, !now.isLoading, !now.isComplete else { return false }
         load(now, .next)
@@ -46,7 +46,7 @@ public final class ListingLogic {
     }
 
     /// Stops the load in flight, if any, and says so in `problem`.
-    public func cancel() {
+    package func cancel() {
         guard current.value.isLoading else { return }
         run?.dispose()
         var next = current.value
@@ -57,7 +57,7 @@ public final class ListingLogic {
 
     /// Reloads the first page from the network; a refresh while loading is ignored.
     @discardableResult
-    public func refresh() -> Bool {
+    package func refresh() -> Bool {
         guard !current.value.isLoading else { return false }
         var next = current.value
         next.isComplete = false
@@ -68,7 +68,7 @@ public final class ListingLogic {
     /// Checks every `(key, value)` pair, then applies them all and reloads once; a load
     /// in flight is cancelled for the new one. Returns a problem (and changes nothing) for
     /// an unknown key or a bad value.
-    public func filter(_ pairs: [(key: String, value: String)]) -> String? {
+    package func filter(_ pairs: [(key: String, value: String)]) -> String? {
         for (key, value) in pairs {
             guard Self.filterKeys.contains(key) else {
                 return "unknown filter \(key); use one of \(Self.filterKeys.sorted().joined(separator: ", "))"
@@ -90,7 +90,7 @@ public final class ListingLogic {
     }
 
     /// Removes every filter and reloads.
-    public func clearFilters() {
+    package func clearFilters() {
         var next = current.value
         next.filters = [:]
         startQuery(next)

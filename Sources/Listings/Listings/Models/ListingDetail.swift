@@ -4,28 +4,28 @@ import Networking
 import Signals
 
 /// Everything about one listing.
-public struct ListingDetail: Equatable, Sendable {
+package struct ListingDetail: Equatable, Sendable {
     /// Which service it came from.
-    public let kind: ListingKind
+    package let kind: ListingKind
     /// Its id within that service.
-    public let id: Int
+    package let id: Int
     /// Its name.
-    public let name: String
+    package let name: String
     /// A one-line description.
-    public let title: String
+    package let title: String
     /// Monthly rent or total price, in yuan.
-    public let price: Int
+    package let price: Int
     /// Floor area in square metres.
-    public let area: Int
+    package let area: Int
     /// Number of rooms.
-    public let rooms: Int
+    package let rooms: Int
     /// The district.
-    public let district: String
+    package let district: String
     /// When it last changed.
-    public let updatedAt: Date
+    package let updatedAt: Date
 
     /// Creates a detail.
-    public init(
+    package init(
         kind: ListingKind, id: Int, name: String, title: String, price: Int, area: Int, rooms: Int,
         district: String, updatedAt: Date
     ) {

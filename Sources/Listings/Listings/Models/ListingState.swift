@@ -2,26 +2,26 @@ import ListingsCategory
 
 /// What the listing list is at one moment: the kind and filters shown, the pages loaded
 /// so far, and how loading went.
-public struct ListingState: Equatable, Sendable {
+package struct ListingState: Equatable, Sendable {
     /// The kind shown.
-    public var kind = ListingKind.rent
+    package var kind = ListingKind.rent
     /// The filters applied (API parameter name to value).
-    public var filters: [String: String] = [:]
+    package var filters: [String: String] = [:]
     /// The listings loaded so far, page after page.
-    public var listings: [ListingSummary] = []
+    package var listings: [ListingSummary] = []
     /// The same listings as points on the map (through the map reformer), numbered as
     /// `listings` numbers them; a listing without a place on the map has no point.
-    public var mapPoints: [ListingMapPoint] = []
+    package var mapPoints: [ListingMapPoint] = []
     /// Whether a page is loading.
-    public var isLoading = false
+    package var isLoading = false
     /// Whether every page has been loaded.
-    public var isComplete = false
+    package var isComplete = false
     /// The last problem, for the user; nil when all is well.
-    public var problem: String?
+    package var problem: String?
     /// Whether the first page of the kind and filters shown has arrived; `loadMore`
     /// waits for it, so pages of different queries never mix.
-    public var hasFirstPage = false
+    package var hasFirstPage = false
 
     /// The list before anything is shown: rentals, no filters.
-    public init() {}
+    package init() {}
 }

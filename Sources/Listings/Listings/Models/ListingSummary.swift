@@ -3,30 +3,30 @@ import ListingsCategory
 import Networking
 
 /// One listing, the same shape whichever service it came from.
-public struct ListingSummary: Equatable, Sendable {
+package struct ListingSummary: Equatable, Sendable {
     /// Which service it came from.
-    public let kind: ListingKind
+    package let kind: ListingKind
     /// Its id within that service.
-    public let id: Int
+    package let id: Int
     /// Its name.
-    public let name: String
+    package let name: String
     /// A one-line description.
-    public let title: String
+    package let title: String
     /// Monthly rent or total price, in yuan.
-    public let price: Int
+    package let price: Int
     /// Floor area in square metres.
-    public let area: Int
+    package let area: Int
     /// The district.
-    public let district: String
+    package let district: String
     /// When the listing last changed.
-    public let updatedAt: Date
+    package let updatedAt: Date
     /// Where it is.
-    public let latitude: Double
+    package let latitude: Double
     /// Where it is.
-    public let longitude: Double
+    package let longitude: Double
 
     /// Creates a listing summary.
-    public init(
+    package init(
         kind: ListingKind, id: Int, name: String, title: String, price: Int, area: Int,
         district: String, updatedAt: Date, latitude: Double, longitude: Double
     ) {

@@ -3,11 +3,11 @@ import Networking
 import Signals
 
 /// Turns a detail response into a `ListingDetail`; the kind comes from the manager's API.
-public struct ListingDetailReformer: APIReformer {
+package struct ListingDetailReformer: APIReformer {
     /// Creates the reformer.
-    public init() {}
+    package init() {}
 
-    public func reform(_ data: JSONValue, from manager: any APIManaging) -> ListingDetail? {
+    package func reform(_ data: JSONValue, from manager: any APIManaging) -> ListingDetail? {
         guard let api = manager.definition as? ListingDetailAPI, let id = data["id"]?.intValue,
             let name = data["name"]?.stringValue
         else { return nil }

@@ -3,11 +3,11 @@ import Networking
 
 /// Normalises the three list APIs, whose keys differ, into one list of `ListingSummary`.
 /// It tells the kinds apart by the manager's API; items missing required fields are skipped.
-public struct ListingListReformer: APIReformer {
+package struct ListingListReformer: APIReformer {
     /// Creates the reformer.
-    public init() {}
+    package init() {}
 
-    public func reform(_ data: JSONValue, from manager: any APIManaging) -> [ListingSummary] {
+    package func reform(_ data: JSONValue, from manager: any APIManaging) -> [ListingSummary] {
         guard let kind = (manager.definition as? ListingListAPI)?.kind else { return [] }
         let prefix = kind.keyPrefix
         return (data["items"]?.arrayValue ?? []).compactMap { item in

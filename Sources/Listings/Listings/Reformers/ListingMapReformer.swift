@@ -2,11 +2,11 @@ import Networking
 
 /// The second view of the same list APIs: the points of a page, for the map. It reads the
 /// same raw data as `ListingListReformer`, with the same per-service keys.
-public struct ListingMapReformer: APIReformer {
+package struct ListingMapReformer: APIReformer {
     /// Creates the reformer.
-    public init() {}
+    package init() {}
 
-    public func reform(_ data: JSONValue, from manager: any APIManaging) -> [ListingMapPoint] {
+    package func reform(_ data: JSONValue, from manager: any APIManaging) -> [ListingMapPoint] {
         guard let prefix = (manager.definition as? ListingListAPI)?.kind.keyPrefix else { return [] }
         return (data["items"]?.arrayValue ?? []).compactMap { item in
             guard let id = item[prefix + "id"]?.intValue, let name = item[prefix + "name"]?.stringValue,

@@ -11,12 +11,12 @@ import ViewModels
 /// Coordinates the detail screen: the listing, its favourite mark, fav/unfav and asking
 /// the agent. Favourites and inquiries are other features: reached through the mediator.
 @MainActor
-public final class ListingDetailController: Screen {
-    public let name = "detail"
-    public var identity: String { "detail/\(logic.kind.rawValue)/\(logic.id)" }
-    public let rootView: any TextView
-    public let changes: Signal<Void>
-    public let isBusy: Property<Bool>
+package final class ListingDetailController: Screen {
+    package let name = "detail"
+    package var identity: String { "detail/\(logic.kind.rawValue)/\(logic.id)" }
+    package let rootView: any TextView
+    package let changes: Signal<Void>
+    package let isBusy: Property<Bool>
     private let logic: ListingDetailLogic
     private let mediator: Mediator
     private let inquiry: (any InquirySender)?
@@ -62,18 +62,18 @@ public final class ListingDetailController: Screen {
         logic.load()
     }
 
-    public func cancelWork() {
+    package func cancelWork() {
         logic.cancel()
         inquiry?.cancel()
     }
 
-    public func completions(for command: String) -> [String] {
+    package func completions(for command: String) -> [String] {
         command == "ask" ? ["--photo"] : []
     }
 
     // MARK: - Commands
 
-    public var commands: [CommandHelp] {
+    package var commands: [CommandHelp] {
         [
             CommandHelp(usage: "fav", summary: "save this listing"), CommandHelp(usage: "unfav", summary: "forget it"),
             CommandHelp(usage: "refresh", summary: "reload it"),
@@ -81,7 +81,7 @@ public final class ListingDetailController: Screen {
         ]
     }
 
-    public func handle(_ input: Command) -> CommandOutcome? {
+    package func handle(_ input: Command) -> CommandOutcome? {
         let (command, arguments) = (input.name, input.arguments)
         switch command {
         case "refresh":

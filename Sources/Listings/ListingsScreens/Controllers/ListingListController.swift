@@ -11,11 +11,11 @@ import ViewModels
 /// Coordinates the listing list: binds the logic's state, through the view model, to the
 /// table view, and forwards the user's intents to the logic. Nothing else.
 @MainActor
-public final class ListingListController: Screen {
-    public let name = "listings"
-    public let rootView: any TextView
-    public let changes: Signal<Void>
-    public let isBusy: Property<Bool>
+package final class ListingListController: Screen {
+    package let name = "listings"
+    package let rootView: any TextView
+    package let changes: Signal<Void>
+    package let isBusy: Property<Bool>
     private let logic: ListingLogic
     private let mediator: Mediator
     private let now: @Sendable () -> Date
@@ -28,7 +28,7 @@ public final class ListingListController: Screen {
     private let bag = DisposeBag()
 
     /// A controller for `logic`'s list; detail screens and favourites through `mediator`.
-    public init(logic: ListingLogic, mediator: Mediator, now: @escaping @Sendable () -> Date) {
+    package init(logic: ListingLogic, mediator: Mediator, now: @escaping @Sendable () -> Date) {
         self.logic = logic
         self.mediator = mediator
         self.now = now
@@ -43,11 +43,11 @@ public final class ListingListController: Screen {
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
     }
 
-    public func cancelWork() {
+    package func cancelWork() {
         logic.cancel()
     }
 
-    public func completions(for command: String) -> [String] {
+    package func completions(for command: String) -> [String] {
         switch command {
         case "list": return ListingKind.allCases.map(\.rawValue)
         case "filter": return ListingLogic.filterKeys.sorted() + ["clear"]
@@ -58,7 +58,7 @@ public final class ListingListController: Screen {
 
     // MARK: - Commands
 
-    public var commands: [CommandHelp] {
+    package var commands: [CommandHelp] {
         [
             CommandHelp(usage: "list rent|new|resale", summary: "show a kind of listing"),
             CommandHelp(usage: "more", summary: "load the next page"),
@@ -72,7 +72,7 @@ public final class ListingListController: Screen {
         ]
     }
 
-    public func handle(_ input: Command) -> CommandOutcome? {
+    package func handle(_ input: Command) -> CommandOutcome? {
         let (command, arguments) = (input.name, input.arguments)
         switch command {
         case "list": return list(arguments)

@@ -8,20 +8,20 @@ import Networking
 /// (`homes://listing/detail?kind=rent&id=3`). Registered by the app's composition root;
 /// reached through the listings' category.
 @MainActor
-public final class ListingTarget: @MainActor MediatorTarget {
+package final class ListingTarget: @MainActor MediatorTarget {
     private let engine: APIEngine
     private unowned let mediator: Mediator
     private let now: @Sendable () -> Date
 
     /// A target whose screens load through `engine`, open other screens through
     /// `mediator`, and read the time from `now`.
-    public init(engine: APIEngine, mediator: Mediator, now: @escaping @Sendable () -> Date) {
+    package init(engine: APIEngine, mediator: Mediator, now: @escaping @Sendable () -> Date) {
         self.engine = engine
         self.mediator = mediator
         self.now = now
     }
 
-    public func registerActions(_ actions: TargetActions) {
+    package func registerActions(_ actions: TargetActions) {
         actions.on("detail", allowsRemoteCalls: true) { [engine, unowned mediator, now] params in
             guard let kind = params.string("kind").flatMap(ListingKind.init(rawValue:)) else {
                 throw MediatorError.badParameters("kind must be rent, new or resale")

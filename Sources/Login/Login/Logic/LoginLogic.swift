@@ -7,22 +7,22 @@ import Signals
 /// `submit()` starts the call as a producer tracked by an `Activity`, which says whether
 /// it runs and why it failed; its outcome lands in `state`, one value per change.
 @MainActor
-public final class LoginLogic {
+package final class LoginLogic {
     /// The form and how signing in went.
-    public let state: Property<LoginState>
+    package let state: Property<LoginState>
     private let current = MutableProperty(LoginState())
     private let activity = Activity<APIResult>()
     private var run: Disposable?
     private let manager: APIManager<LoginAPI>
 
     /// Logic signing in through `engine`'s `account` service.
-    public init(engine: APIEngine) {
+    package init(engine: APIEngine) {
         manager = APIManager(LoginAPI(), engine: engine)
         state = Property(current)
     }
 
     /// Sets who signs in; a changed field makes the last failure stale.
-    public func setUsername(_ username: String) {
+    package func setUsername(_ username: String) {
         var next = current.value
         next.username = username
         next.failure = nil
@@ -30,7 +30,7 @@ public final class LoginLogic {
     }
 
     /// Sets the password; a changed field makes the last failure stale.
-    public func setPassword(_ password: String) {
+    package func setPassword(_ password: String) {
         var next = current.value
         next.password = password
         next.failure = nil
@@ -40,7 +40,7 @@ public final class LoginLogic {
     /// Starts signing in with the fields as they are; false (and nothing sent) while the
     /// form is invalid or a sign-in is on its way.
     @discardableResult
-    public func submit() -> Bool {
+    package func submit() -> Bool {
         let form = current.value
         guard form.canSubmit else { return false }
         let call = manager.producer(parameters: ["username": form.username, "password": form.password]) {
@@ -54,12 +54,12 @@ public final class LoginLogic {
     }
 
     /// Signs out.
-    public func signOut() {
+    package func signOut() {
         current.value.signedInAs = nil
     }
 
     /// Stops a sign-in on its way: its request is cancelled now and `failure` says so.
-    public func cancel() {
+    package func cancel() {
         guard current.value.isSubmitting else { return }
         run?.dispose()
         var next = current.value
@@ -80,7 +80,7 @@ public final class LoginLogic {
     // MARK: - Rules (strong business logic)
 
     /// 3 to 20 letters, digits or underscores.
-    public nonisolated static func problem(username: String) -> String? {
+    package nonisolated static func problem(username: String) -> String? {
         guard (3...20).contains(username.count) else { return "a username has 3 to 20 characters" }
         guard username.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             return "a username has only letters, digits and _"
@@ -89,7 +89,7 @@ public final class LoginLogic {
     }
 
     /// At least 8 characters, with a digit.
-    public nonisolated static func problem(password: String) -> String? {
+    package nonisolated static func problem(password: String) -> String? {
         guard password.count >= 8 else { return "a password has at least 8 characters" }
         guard password.contains(where: \.isNumber) else { return "a password needs a digit" }
         return nil

@@ -6,12 +6,12 @@ import ViewModels
 
 /// Coordinates the account screen: who is signed in, kept up to date as that changes.
 @MainActor
-public final class AccountController: Screen {
-    public let name = "account"
-    public let rootView: any TextView
-    public let changes: Signal<Void>
-    public let isBusy = Property(value: false)
-    public var commands: [CommandHelp] { [] }
+package final class AccountController: Screen {
+    package let name = "account"
+    package let rootView: any TextView
+    package let changes: Signal<Void>
+    package let isBusy = Property(value: false)
+    package var commands: [CommandHelp] { [] }
     private let table = TableView<AccountViewModel.Fact>(columns: [TableColumn { $0.label }, TableColumn { $0.value }])
     private let changed: Signal<Void>.Input
     private let bag = DisposeBag()
@@ -26,5 +26,5 @@ public final class AccountController: Screen {
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
     }
 
-    public func handle(_ command: Command) -> CommandOutcome? { nil }
+    package func handle(_ command: Command) -> CommandOutcome? { nil }
 }

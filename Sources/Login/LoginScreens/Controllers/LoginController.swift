@@ -7,11 +7,11 @@ import ViewModels
 /// Coordinates the sign-in form: fields set one command at a time, validation messages
 /// bound to every change, and a submit that cannot run twice or while the form is invalid.
 @MainActor
-public final class LoginController: Screen {
-    public let name = "login"
-    public let rootView: any TextView
-    public let changes: Signal<Void>
-    public let isBusy: Property<Bool>
+package final class LoginController: Screen {
+    package let name = "login"
+    package let rootView: any TextView
+    package let changes: Signal<Void>
+    package let isBusy: Property<Bool>
     private let logic: LoginLogic
     private let form = TableView<LoginViewModel.Field>(columns: [
         TableColumn { $0.label }, TableColumn { $0.value }, TableColumn { $0.problem },
@@ -38,13 +38,13 @@ public final class LoginController: Screen {
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
     }
 
-    public func cancelWork() {
+    package func cancelWork() {
         logic.cancel()
     }
 
     // MARK: - Commands
 
-    public var commands: [CommandHelp] {
+    package var commands: [CommandHelp] {
         [
             CommandHelp(usage: "user NAME", summary: "set the username"),
             CommandHelp(usage: "password SECRET", summary: "set the password"),
@@ -52,7 +52,7 @@ public final class LoginController: Screen {
         ]
     }
 
-    public func handle(_ input: Command) -> CommandOutcome? {
+    package func handle(_ input: Command) -> CommandOutcome? {
         let (command, arguments) = (input.name, input.arguments)
         switch command {
         case "password" where arguments.isEmpty:

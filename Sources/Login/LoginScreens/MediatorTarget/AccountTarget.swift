@@ -8,15 +8,15 @@ import Networking
 /// one `LoginLogic` of the session. Registered by the app's composition root; reached
 /// through the account's category.
 @MainActor
-public final class AccountTarget: @MainActor MediatorTarget {
+package final class AccountTarget: @MainActor MediatorTarget {
     private let logic: LoginLogic
 
     /// A target signing in through `engine`'s `account` service.
-    public init(engine: APIEngine) {
+    package init(engine: APIEngine) {
         logic = LoginLogic(engine: engine)
     }
 
-    public func registerActions(_ actions: TargetActions) {
+    package func registerActions(_ actions: TargetActions) {
         actions.on("login", allowsRemoteCalls: true) { [logic] _ in LoginController(logic: logic) }
         actions.on("summary", allowsRemoteCalls: true) { [logic] _ in AccountController(logic: logic) }
         // The form filled and submitted: for this process only, as credentials never

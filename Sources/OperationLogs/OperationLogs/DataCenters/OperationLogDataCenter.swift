@@ -3,20 +3,20 @@ import Networking
 import Persistence
 
 /// The operation-log store over SQLite: entries survive a restart until uploaded.
-public final class OperationLogDataCenter: OperationLogStore, Sendable {
+package final class OperationLogDataCenter: OperationLogStore, Sendable {
     private let table: OperationLogEntryTable
 
     /// The migrations this data center needs.
-    public static let migrations = [
+    package static let migrations = [
         Migration("operation log") { try OperationLogEntryTable(database: $0).prepare() }
     ]
 
     /// A store in `database`.
-    public init(database: Database) {
+    package init(database: Database) {
         table = OperationLogEntryTable(database: database)
     }
 
-    public func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry {
+    package func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry {
         let encoded = (try? JSONEncoder().encode(attributes)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let sequence =
             (try? table.insert([
@@ -26,7 +26,7 @@ public final class OperationLogDataCenter: OperationLogStore, Sendable {
         return OperationLogEntry(sequence: sequence, event: event, attributes: attributes, timestamp: timestamp)
     }
 
-    public func oldest(_ limit: Int) -> [OperationLogEntry] {
+    package func oldest(_ limit: Int) -> [OperationLogEntry] {
         let rows = (try? table.findAll(orderBy: "sequence", limit: limit)) ?? []
         return rows.compactMap { row in
             guard let sequence = row["sequence"]?.int64Value else { return nil }
@@ -43,13 +43,13 @@ public final class OperationLogDataCenter: OperationLogStore, Sendable {
     }
 
     @discardableResult
-    public func remove(_ sequences: Set<Int64>) -> Bool {
+    package func remove(_ sequences: Set<Int64>) -> Bool {
         guard !sequences.isEmpty else { return true }
         let list = sequences.map { String($0) }.joined(separator: ",")
         return (try? table.delete(where: "sequence IN (\(list))")) == sequences.count
     }
 
-    public var count: Int {
+    package var count: Int {
         (try? table.count()) ?? 0
     }
 }
