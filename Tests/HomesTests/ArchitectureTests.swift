@@ -188,7 +188,8 @@ import Testing
             guard let index = words.firstIndex(where: { kinds.contains($0) }), index + 1 < words.count,
                 words[..<index].allSatisfy({
                     $0.hasPrefix("@")
-                        || ["public", "package", "final", "private", "fileprivate", "internal", "open", "nonisolated"].contains($0)
+                        || ["public", "package", "final", "private", "fileprivate", "internal", "open", "nonisolated"]
+                            .contains($0)
                 })
             else { return nil }
             return String(words[index + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
