@@ -112,7 +112,7 @@ let package = Package(
             name: "PersistenceCrashWriter", dependencies: ["Persistence"],
             path: "Tests/PersistenceCrashWriter"),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
-        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "HTTPServer", "Signals"]),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Signals"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Networking"]),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
         .testTarget(name: "LineEditingTests", dependencies: ["LineEditing", "TerminalTesting"]),

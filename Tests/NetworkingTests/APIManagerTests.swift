@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Networking
 import Testing
@@ -258,5 +259,112 @@ import Testing
         manager.loadData()
         await harness.flush()
         #expect(delegate.results == [APIResult(kind: .invalidParameters, message: "no service named nowhere")])
+    }
+
+    @Test(.tags(.regression)) func aCallCancelledWhileBeingSentCancelsItsTransportTask() async {
+        // @unchecked Sendable: `onSend` is set and called only on the main actor (managers send from there).
+        final class CancellingTransport: HTTPTransport, @unchecked Sendable {
+            let inner = FakeTransport()
+            var onSend: @MainActor () -> Void = {}
+            func send(
+                _ request: HTTPRequest, timeout: Duration,
+                completion: @escaping @Sendable (Result<HTTPResponse, TransportFailure>) -> Void
+            ) -> any TransportTask {
+                MainActor.assumeIsolated { onSend() }
+                return inner.send(request, timeout: timeout, completion: completion)
+            }
+        }
+        let transport = CancellingTransport()
+        let engine = APIEngine(
+            services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "http://x")!)]),
+            transport: transport)
+        let manager = APIManager(ListAPI(), engine: engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        transport.onSend = { manager.cancelAllRequests() }
+        manager.loadData()
+        await flushMainQueue()
+        #expect(delegate.kinds == [.cancelled])
+        #expect(transport.inner.sent.first?.task.isCancelled == true)
+    }
+
+    @Test(.tags(.regression)) func aCallStaysLoadingUntilItsOutcomeIsApplied() async {
+        let harness = Harness()
+        var api = ListAPI()
+        api.pageSize = 2
+        let manager = APIManager(api, engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        // The main actor is busy: this test holds it and does not yield until the flush, so
+        // page 1's response arrives (evaluated and queued) but cannot be applied yet.
+        #expect(manager.loadNextPage())
+        harness.transport.respond(json: ["items": [1, 2]])
+        #expect(delegate.kinds.isEmpty)
+        #expect(manager.isLoading)
+        #expect(!manager.loadNextPage())
+        await harness.flush()
+        #expect(!manager.isLoading)
+        #expect(manager.loadNextPage())
+        #expect(harness.transport.requests.map { $0.queryParameters["page"] } == ["1", "2"])
+    }
+
+    @Test(.tags(.regression)) func anOlderResponseNeverOverwritesANewerOne() async {
+        let harness = Harness()
+        var api = ListAPI()
+        api.requestStrategy = .cancelInFlight
+        let manager = APIManager(api, engine: harness.engine)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        manager.loadData()
+        manager.loadData()
+        harness.transport.respond(json: ["items": ["new"]], to: 1)
+        harness.transport.respond(json: ["items": ["old"]], to: 0)
+        await harness.flush()
+        #expect(manager.fetchData() == ["items": ["new"]])
+        #expect(delegate.kinds == [.cancelled, .success])
+    }
+
+    @Test(.tags(.regression)) func aResponseWaitingForTheBusyMainActorNeverOverwritesANewerCall() async {
+        let harness = Harness()
+        var api = ListAPI()
+        api.requestStrategy = .cancelInFlight
+        let manager = APIManager(api, engine: harness.engine)
+        let delegate = RecordingDelegate()
+        let source = FixedParameters(["city": "old"])
+        manager.delegate = delegate
+        manager.parameterSource = source
+        // The main actor stays busy (this test does not yield) until the flush: the old
+        // call's response arrives and waits for it, then a newer call replaces the old one.
+        manager.loadData()
+        harness.transport.respond(json: ["items": ["old"]], to: 0)
+        source.parameters = ["city": "new"]
+        manager.loadData()
+        harness.transport.respond(json: ["items": ["new"]], to: 1)
+        await harness.flush()
+        #expect(delegate.kinds == [.cancelled, .success])
+        #expect(manager.fetchData() == ["items": ["new"]])
+        #expect(manager.lastParameters == ["city": "new"])
+    }
+
+    @Test(.tags(.regression)) func aGoneDelegatesResponseIsDroppedWithoutInterceptors() async {
+        final class Counting: APIInterceptor, Sendable {
+            let count = Counter()
+            func willSucceed(_ manager: any APIManaging) { _ = count.next() }
+        }
+        let harness = Harness()
+        let manager = APIManager(ListAPI(), engine: harness.engine)
+        let interceptor = Counting()
+        manager.interceptors = [interceptor]
+        do {
+            let delegate = RecordingDelegate()
+            manager.delegate = delegate
+            manager.loadData()
+        }
+        harness.transport.respond(json: ["items": []])
+        await harness.flush()
+        #expect(manager.rawData == nil)
+        #expect(manager.lastResult == nil)
+        #expect(interceptor.count.current == 0)
+        #expect(!manager.isLoading)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Networking
 import Testing
@@ -54,5 +55,13 @@ import Testing
     @Test(arguments: ["01", "-", "1.", "1e", "+1", ".5", "1e400", "-1e400", "--1", "0x10"])
     func malformedNumbersAreRejected(_ text: String) {
         #expect(throws: JSONParseError.self) { try parse(text) }
+    }
+
+    @Test(.tags(.regression)) func stringsMustBeValidUTF8AndNestingIsBounded() {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: Data([0x22, 0xff, 0xfe, 0x22])) }
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: Data(deep.utf8)) }
+        let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        #expect(throws: Never.self) { try JSONValue(parsing: Data(fine.utf8)) }
     }
 }

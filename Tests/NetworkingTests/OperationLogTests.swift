@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Networking
 import Testing
@@ -80,6 +81,32 @@ import Testing
         uploader.release(true)
         #expect(store.count == 0)
         #expect(uploader.uploaded.map(\.count) == [30, 15])
+    }
+
+    @Test(.tags(.regression)) func uploadPendingDuringAnUploadStillSendsTheRest() {
+        @MainActor
+        final class HeldUploader: OperationLogUploader {
+            private var held: [(Bool) -> Void] = []
+            private(set) var sizes: [Int] = []
+            func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void) {
+                sizes.append(batch.count)
+                held.append(completion)
+            }
+            func release() {
+                let waiting = held
+                held = []
+                waiting.forEach { $0(true) }
+            }
+        }
+        let store = InMemoryOperationLogStore()
+        let uploader = HeldUploader()
+        let logger = OperationLogger(store: store, uploader: uploader)
+        for _ in 1...35 { logger.record("tap") }
+        logger.uploadPending()
+        uploader.release()
+        uploader.release()
+        #expect(store.count == 0)
+        #expect(uploader.sizes == [30, 5])
     }
 }
 

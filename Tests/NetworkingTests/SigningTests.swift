@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Networking
 import Testing
@@ -208,6 +209,17 @@ import Testing
                 verifier.verify(
                     signed(.get, "http://x/api/a", nonce: "m\(index)", timestamp: 1_700_000_011),
                     now: later) == .valid)
+        }
+    }
+
+    @Test(.tags(.regression)) func anAbsurdTimestampIsStaleNotACrash() {
+        let verifier = SignatureVerifier(secret: Array("k".utf8))
+        for timestamp in ["-9223372036854775808", "9223372036854775807"] {
+            let headers = [
+                SignatureHeader.timestamp: timestamp, SignatureHeader.nonce: "n", SignatureHeader.signature: "00",
+            ]
+            let request = HTTPRequest(method: .get, url: URL(string: "http://x/a")!, headers: headers)
+            #expect(verifier.verify(request, now: Date()) == .stale)
         }
     }
 }

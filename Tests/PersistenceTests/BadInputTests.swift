@@ -1,5 +1,8 @@
+import Dispatch
 import Foundation
 import Persistence
+import Signals
+import SignalsTesting
 import Testing
 
 @Suite struct BadInputTests {
@@ -143,6 +146,14 @@ import Testing
         }
         #expect(throws: DatabaseError.self) { try database.execute("SELECT ?, ?", [1]) }
     }
+
+    @Test(.tags(.regression)) func severalStatementsInOneStringAreRefusedNotHalfRun() throws {
+        let folder = TemporaryFolder()
+        let database = folder.database()
+        #expect(throws: DatabaseError.self) { try database.execute("CREATE TABLE a (x); CREATE TABLE b (y)") }
+        #expect(try database.fetch("SELECT name FROM sqlite_master WHERE type = 'table'").isEmpty)
+        try database.execute("CREATE TABLE a (x);  \n")
+    }
 }
 
 @Suite struct RecordTests {
@@ -248,5 +259,22 @@ import Testing
                 Favorite(code: "a", title: "Loft", note: "very sunny"),
                 Favorite(code: "b", title: "Studio", note: "quiet"),
             ])
+    }
+
+    @Test(.tags(.regression)) func valuesThatCannotBeStoredAreErrorsNotSilentRows() throws {
+        struct Big: Codable, Record {
+            var key: String
+            var count: UInt64
+        }
+        struct BigTable: Table {
+            let database: Database
+            let name = "big"
+            let primaryKey = "id"
+            let columns = [Column("id", .integer), Column("key", .text), Column("count", .integer)]
+        }
+        let folder = TemporaryFolder()
+        let table = BigTable(database: folder.database())
+        #expect(throws: EncodingError.self) { try table.insert(Big(key: "x", count: .max)) }
+        #expect(try table.count() == 0)
     }
 }

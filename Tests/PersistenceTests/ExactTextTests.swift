@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Persistence
+import Signals
 import SignalsTesting
 import Testing
 
@@ -123,5 +125,14 @@ import Testing
         #expect(composed !== decomposed)
         try NamedTable(database: composed, name: "t").insert(["note": "x"])
         #expect(try NamedTable(database: decomposed, name: "t").count() == 0)
+    }
+
+    @Test(.tags(.regression)) func textWithNULCharactersIsStoredWhole() throws {
+        let folder = TemporaryFolder()
+        let database = folder.database()
+        try database.execute("CREATE TABLE t (v TEXT)")
+        let text = "before\u{0}after 中"
+        try database.execute("INSERT INTO t VALUES (?)", [.text(text)])
+        #expect(try database.fetch("SELECT v FROM t").first?["v"] == .text(text))
     }
 }

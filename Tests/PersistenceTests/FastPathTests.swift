@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Persistence
+import Signals
 import SignalsTesting
 import Testing
 
@@ -162,6 +164,18 @@ import Testing
                 Listing(price: 10, title: "A", code: "a", rooms: nil, id: 1),
                 Listing(price: nil, title: "B", code: "b", rooms: 3, id: 2),
             ])
+    }
+
+    @Test(.tags(.regression)) func readsAfterASchemaChangeUseTheNewColumns() throws {
+        let folder = TemporaryFolder()
+        let database = folder.database()
+        try database.execute("CREATE TABLE t (a, b, c)")
+        try database.execute("INSERT INTO t VALUES (1, 'bee', 'sea')")
+        _ = try database.fetch("SELECT * FROM t")
+        try database.execute("ALTER TABLE t DROP COLUMN b")
+        #expect(try database.fetch("SELECT * FROM t") == [["a": 1, "c": "sea"]])
+        try database.execute("ALTER TABLE t ADD COLUMN d TEXT")
+        #expect(try database.fetch("SELECT * FROM t") == [["a": 1, "c": "sea", "d": nil]])
     }
 }
 

@@ -1,5 +1,8 @@
+import Dispatch
 import Foundation
 import Persistence
+import Signals
+import SignalsTesting
 import Testing
 
 @Suite struct MigrationTests {
@@ -103,5 +106,29 @@ import Testing
         let duplicate = [migrations[0], Migration("listing") { _ in }]
         #expect(throws: DatabaseError.self) { try Migrator(duplicate).migrate(database) }
         #expect(try Migrator.appliedMigrations(in: database).isEmpty)
+    }
+
+    @Test(.tags(.regression)) func aMigrationThatRebuildsAParentTableKeepsTheChildRows() throws {
+        let folder = TemporaryFolder()
+        let database = folder.database()
+        try Migrator([
+            Migration("tables") { database in
+                try database.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT)")
+                try database.execute(
+                    "CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent(id) ON DELETE CASCADE)"
+                )
+                try database.execute("INSERT INTO parent (id, name) VALUES (1, 'p')")
+                try database.execute("INSERT INTO child (parent) VALUES (1)")
+                try database.execute("INSERT INTO child (parent) VALUES (1)")
+            },
+            Migration("rebuild parent") { database in
+                try database.execute("CREATE TABLE parent_new (id INTEGER PRIMARY KEY, name TEXT, note TEXT)")
+                try database.execute("INSERT INTO parent_new (id, name) SELECT id, name FROM parent")
+                try database.execute("DROP TABLE parent")
+                try database.execute("ALTER TABLE parent_new RENAME TO parent")
+            },
+        ]).migrate(database)
+        #expect(try database.fetch("SELECT count(*) AS n FROM child").first?["n"] == 2)
+        #expect(throws: DatabaseError.self) { try database.execute("INSERT INTO child (parent) VALUES (99)") }
     }
 }

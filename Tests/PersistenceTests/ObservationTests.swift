@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Persistence
 import Signals
@@ -64,6 +65,31 @@ import Testing
         #expect(titles.all == ["Loft"])
         subscription.dispose()
     }
+
+    @Test(.tags(.regression)) func everyCommittedInsertIsNotifiedWhileOtherThreadsFail() throws {
+        let folder = TemporaryFolder()
+        let table = ListingTable(database: folder.database())
+        try table.insert(listing("dup", "taken"))
+        let notified = NotifiedCount()
+        let subscription = table.changes.observe { notified.add($0.inserted.count) }
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            for index in 0..<300 {
+                switch thread {
+                case 0: _ = try? table.insert(listing("ok-\(index)", "fine"))
+                case 1: _ = try? table.insert(listing("dup", "always fails"))
+                default:
+                    struct Boom: Error {}
+                    _ = try? table.database.transaction { _ in
+                        try table.insert(listing("gone-\(index)", "rolled back"))
+                        throw Boom()
+                    }
+                }
+            }
+        }
+        #expect(try table.count() == 301)
+        #expect(notified.value == 300)
+        subscription.dispose()
+    }
 }
 
 /// Titles an observer saw, from whichever thread it ran on.
@@ -75,4 +101,19 @@ final class SeenTitles: Sendable {
     }
 
     var all: [String] { titles.withLock { $0 } }
+}
+
+final class NotifiedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total = 0
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return total
+    }
+    func add(_ count: Int) {
+        lock.lock()
+        total += count
+        lock.unlock()
+    }
 }

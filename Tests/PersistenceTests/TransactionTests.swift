@@ -1,5 +1,8 @@
+import Dispatch
 import Foundation
 import Persistence
+import Signals
+import SignalsTesting
 import Testing
 
 @Suite struct TransactionTests {
@@ -64,6 +67,34 @@ import Testing
         }
         while seen.values.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
         #expect(seen.values == [2])
+    }
+
+    @Test(.tags(.regression)) func aCaughtFailureInANestedTransactionUndoesOnlyItsPart() throws {
+        let folder = TemporaryFolder()
+        let table = ListingTable(database: folder.database())
+        try table.insert(listing("dup", "existing"))
+        let recorder = table.changes.record()
+        try table.database.transaction { _ in
+            try table.insert(listing("outer", "kept"))
+            _ = try? table.insert([listing("new1", "undone"), listing("dup", "fails")])
+        }
+        #expect(try table.find(where: "code = :c", ["c": "new1"]).isEmpty)
+        #expect(try table.count() == 2)
+        #expect(recorder.values.map(\.inserted.count) == [1])
+    }
+
+    @Test(.tags(.regression)) func afterSQLiteRollsBackByItselfTheRestOfTheTransactionFails() throws {
+        let folder = TemporaryFolder()
+        let database = folder.database()
+        try database.execute("CREATE TABLE t (k TEXT UNIQUE)")
+        try database.execute("INSERT INTO t VALUES ('a')")
+        #expect(throws: DatabaseError.self) {
+            try database.transaction { database in
+                _ = try? database.execute("INSERT OR ROLLBACK INTO t VALUES ('a')")
+                try database.execute("INSERT INTO t VALUES ('b')")
+            }
+        }
+        #expect(try database.fetch("SELECT k FROM t") == [["k": "a"]])
     }
 }
 
