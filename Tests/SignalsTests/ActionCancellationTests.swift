@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Signals
 import SignalsTesting
 import Testing
@@ -208,5 +209,21 @@ final class LateResult: Sendable {
         #expect(events.events == ["dispatch 2", "task 15"])
         first.dispose()
         second.dispose()
+    }
+
+    @Test(.tags(.regression)) func cancellingFromAnObserverOfTheStartOfARunEndsThatRun() {
+        let action = Action<Int, Int> { input, done in done(.success(input)) }
+        let values = Locked<[Int]>([])
+        let errors = Locked(0)
+        action.values.observe { values.append($0) }
+        action.errors.observe { _ in _ = errors.increment() }
+        let canceller = action.isExecuting.signal.observe { if $0 { action.cancel() } }
+        #expect(action.apply(1))
+        #expect(values.value.isEmpty)
+        #expect(errors.value == 1)
+        #expect(!action.isExecuting.value)
+        canceller.dispose()
+        #expect(action.apply(2))
+        #expect(values.value == [2], "a later run is not cancelled by the earlier cancel")
     }
 }

@@ -232,4 +232,21 @@ import Testing
         runs.done(0)(.success(0))
         #expect(!action.isExecuting.value)
     }
+
+    @Test(.tags(.regression)) func applyFromAnObserverThatSeesTheActionEnabledStarts() {
+        let finish = Locked<(@Sendable (Result<Int, any Error>) -> Void)?>(nil)
+        let action = Action<Int, Int> { _, done in finish.value = done }
+        let restarted = Locked(false)
+        let retried = Locked(false)
+        let observation = action.isEnabled.signal.observe { enabled in
+            if enabled && !retried.testAndSet() {
+                restarted.value = action.apply(2)
+            }
+        }
+        #expect(action.apply(1))
+        finish.value?(.success(1))
+        #expect(restarted.value)
+        #expect(action.isExecuting.value)
+        observation.dispose()
+    }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Signals
 import SignalsTesting
 import Testing
@@ -162,5 +164,19 @@ struct ProfileViewModel: Equatable {
             tracker.track(screen.label, "label")
         }
         tracker.assertAllReleased()
+    }
+
+    @Test(.tags(.regression)) func concurrentSetsOfBothSidesOfATwoWayBindingSettleEqual() {
+        let left = MutableProperty(0)
+        let right = MutableProperty(0)
+        let binding = left <~> right
+        for round in 0..<300 {
+            DispatchQueue.concurrentPerform(iterations: 2) { side in
+                if side == 0 { left.value = round * 2 } else { right.value = round * 2 + 1 }
+            }
+            #expect(left.value == right.value, "round \(round): \(left.value) vs \(right.value)")
+            if left.value != right.value { break }
+        }
+        binding.dispose()
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Signals
 import SignalsTesting
 import Testing
@@ -123,4 +125,52 @@ import Testing
         #expect(normalized.value == "osaka")
         observation.dispose()
     }
+
+    @Test(.tags(.regression)) func settingARootFromADerivedPropertysInitialCallbackStaysGlitchFree() {
+        let a = MutableProperty(0)
+        let m = a.map { $0 }
+        let n = a.map { $0 * 10 }
+        let combined = Property.combineLatest(m, n)
+        let recorder = combined.signal.record()
+        let didSet = Locked(false)
+        let observation = m.observe { _ in
+            if !didSet.testAndSet() {
+                a.value = 1
+            }
+        }
+        recorder.assertValues([(1, 10)], by: { $0 == $1 })
+        observation.dispose()
+    }
+
+    @Test(.tags(.regression)) func anObserverBusyInItsInitialCallbackDoesNotSplitAChangeMadeElsewhere() {
+        let a = MutableProperty(0)
+        let m = a.map { $0 }
+        let n = a.map { $0 * 10 }
+        let combined = Property.combineLatest(m, n)
+        let recorder = combined.signal.record()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let holder = Holder()
+        DispatchQueue.global().async {
+            let sawFirst = Locked(false)
+            holder.subscription.value = m.observe { _ in
+                guard !sawFirst.testAndSet() else { return }
+                entered.signal()
+                release.wait()
+            }
+            done.signal()
+        }
+        entered.wait()
+        a.value = 1
+        release.signal()
+        done.wait()
+        recorder.assertValues([(1, 10)], by: { $0 == $1 })
+        #expect(combined.value == (1, 10))
+    }
+}
+
+/// Keeps a disposable alive across threads.
+final class Holder: Sendable {
+    let subscription = Locked<Disposable?>(nil)
 }

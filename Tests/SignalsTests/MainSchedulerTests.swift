@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Signals
 import SignalsTesting
 import Testing
@@ -148,5 +149,21 @@ import Testing
             if follower.value?.value != source.value { stale += 1 }
         }
         #expect(stale == 0, "\(stale) followers missed a change")
+    }
+
+    @Test(.tags(.regression)) @MainActor func valuesQueuedForTheMainActorArriveWhenTheSignalCompletesRightAfterThem()
+        async
+    {
+        for _ in 0..<500 {
+            let (signal, input) = Signal<Int>.pipe()
+            let seen = Locked<[Int]>([])
+            signal.observeOnMainActor { seen.append($0) }
+            await Task.detached {
+                input.send(1)
+                input.send(2)
+                input.sendCompleted()
+            }.value
+            #expect(await mainQueueTurns(until: { seen.value == [1, 2] }))
+        }
     }
 }

@@ -257,4 +257,21 @@ import Testing
         #expect(ContinuousClock.now - start >= .milliseconds(25))
         #expect(firedAt.value - scheduledAt >= .milliseconds(25))
     }
+
+    @Test(.tags(.regression)) func aFollowerOnASchedulerAndAZipKeepFollowingOnceTheirPropertyIsLetGo() {
+        let source = MutableProperty(0)
+        let other = MutableProperty("a")
+        let followed = Locked<[Int]>([])
+        let zipped = Locked<[String]>([])
+        let followers = (
+            source.observe(on: ImmediateScheduler()).observe { followed.append($0) },
+            Property.zip(source, other).observe { zipped.append("\($0)\($1)") }
+        )
+        source.value = 1
+        other.value = "b"
+        #expect(followed.value == [0, 1])
+        #expect(zipped.value == ["0a", "1b"])
+        followers.0.dispose()
+        followers.1.dispose()
+    }
 }

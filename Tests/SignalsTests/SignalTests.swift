@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Signals
 import SignalsTesting
 import Testing
@@ -56,5 +58,36 @@ import Testing
         optional?.dispose()
         optional = nil
         #expect(disposable.isDisposed)
+    }
+
+    @Test(.tags(.regression)) func anObserverAddedByACompletionHandlerIsCompletedAtOnce() {
+        let (first, firstInput) = Signal<Int>.pipe()
+        let (second, _) = Signal<Int>.pipe()
+        let zipped = Signal.zip(first, second)
+        let nested = Locked(false)
+        zipped.observeCompleted {
+            zipped.observeCompleted { nested.value = true }
+        }
+        firstInput.sendCompleted()
+        #expect(nested.value)
+    }
+
+    @Test(.tags(.regression)) func anObserverRemovedDuringALongBurstIsFreedBeforeTheBurstEnds() {
+        let (signal, input) = Signal<Int>.pipe()
+        let tracker = ReleaseTracker()
+        let victim = Locked<Disposable?>(nil)
+        do {
+            let token = Token()
+            tracker.track(token, "victim capture")
+            victim.value = signal.observe { _ in _ = token }
+        }
+        let aliveMidBurst = Locked<[String]>(["not checked"])
+        signal.observe { value in
+            if value < 200 { input.send(value + 1) }
+            if value == 10 { victim.value?.dispose() }
+            if value == 150 { aliveMidBurst.value = tracker.alive }
+        }
+        input.send(0)
+        #expect(aliveMidBurst.value.isEmpty)
     }
 }

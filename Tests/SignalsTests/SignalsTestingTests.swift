@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Signals
 import SignalsTesting
 import Testing
@@ -142,6 +144,18 @@ import XCTest
             String(describing: issue).contains("still alive: survivor")
         }
         withExtendedLifetime(survivor) {}
+    }
+
+    @Test(.tags(.regression)) func ownedPipesAreNotReportedAsLiveBindings() {
+        final class Screen {
+            let taps = Signal<Int>.pipe()
+            let title = MutableProperty("x")
+        }
+        let screen = Screen()
+        let observers = DisposeBag()
+        screen.taps.output.observe { _ in }.dispose(in: observers)
+        screen.title.observe { _ in }.dispose(in: observers)
+        #expect(liveBindings(in: screen).isEmpty)
     }
 }
 

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Signals
 import SignalsTesting
 import Testing
@@ -115,5 +117,21 @@ import Testing
         sendA.send(1)
         sendA.send(2)
         recorder.assertValues([(1, 2), (2, 4)], by: ==)
+    }
+
+    @Test(.tags(.regression)) func anObserverAddedWhileAZipCompletesGetsTheCompletion() {
+        let (first, firstInput) = Signal<Int>.pipe()
+        let (second, secondInput) = Signal<Int>.pipe()
+        let zipped = Signal.zip(first, second)
+        let lateCompleted = Locked(false)
+        let keep = Locked<Disposable?>(nil)
+        zipped.observe { _ in
+            firstInput.sendCompleted()
+            keep.value = zipped.observeCompleted { lateCompleted.value = true }
+        }
+        firstInput.send(1)
+        secondInput.send(10)
+        #expect(lateCompleted.value)
+        #expect(keep.value?.isDisposed == true)
     }
 }
