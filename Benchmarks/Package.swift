@@ -25,8 +25,8 @@ let package = Package(
     targets: [
         // Counts heap allocations in the benchmark process only (wraps glibc's allocator).
         .target(name: "AllocationCounter"),
-        // Options, medians, allocation counts and the thresholds CI checks, for the
-        // signals, networking and persistence benchmarks (Benchmarks/Thresholds).
+        // Options, medians, allocation counts and the thresholds CI checks, for every
+        // benchmark (Benchmarks/Thresholds).
         .target(name: "BenchmarkSupport", dependencies: ["AllocationCounter"]),
         // The sqlite3 C API, for the persistence floor.
         .systemLibrary(name: "SQLite3", path: "Sources/SQLite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -45,8 +45,16 @@ let package = Package(
             dependencies: [
                 .product(name: "Persistence", package: homes), "SQLite3", "BenchmarkSupport",
             ]),
-        .executableTarget(name: "ServerLoadBenchmark", dependencies: [.product(name: "Networking", package: homes)]),
-        .executableTarget(name: "EditorBenchmark", dependencies: [.product(name: "LineEditing", package: homes)]),
+        .executableTarget(
+            name: "ServerLoadBenchmark",
+            dependencies: [
+                .product(name: "Networking", package: homes), "BenchmarkSupport",
+            ]),
+        .executableTarget(
+            name: "EditorBenchmark",
+            dependencies: [
+                .product(name: "LineEditing", package: homes), "BenchmarkSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -84,6 +84,15 @@ public final class ThresholdRun {
         record(scenario, events: fewest.events, allocations: fewest.allocations)
     }
 
+    /// Runs `side`, the library side of `scenario`, and records the allocations of its
+    /// sample (as `measure(_:_:)`).
+    public func measure(_ scenario: String, side: () throws -> Sample) rethrows {
+        try measure(scenario) {
+            let sample = try side()
+            return (sample.events, sample.allocations)
+        }
+    }
+
     /// Runs `body`, `events` events of the library side of `scenario`, and records its
     /// allocations (as `measure(_:_:)`).
     public func measure(_ scenario: String, events: Int, _ body: () throws -> Void) rethrows {

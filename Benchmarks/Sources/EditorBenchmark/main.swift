@@ -8,83 +8,66 @@
 //
 //   swift build -c release --package-path Benchmarks --product editor-bench
 //   Benchmarks/.build/release/editor-bench --runs 7             every scenario
-//   Benchmarks/.build/release/editor-bench --runs 3 T M          chosen scenarios
+//   Benchmarks/.build/release/editor-bench --runs 3 T M          chosen scenarios; --scale X scales the repeats
 //   Benchmarks/.build/release/editor-bench --runs 1 --only editor T100K   (perf, callgrind)
+//   editor-bench --check-thresholds Benchmarks/Thresholds/editor-bench.json   (CI: allocation counts)
+import BenchmarkSupport
 import Foundation
 import LineEditing
 
 // MARK: - Options
 
-struct Options {
-    var runs = 7
-    var chosen: Set<String> = []
-    /// `floor` or `editor` to run one side only (for profiles).
-    var only: String?
-
-    static func parse(_ arguments: [String]) -> Options {
-        var options = Options()
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            switch argument {
-            case "--runs": options.runs = max(1, iterator.next().flatMap { Int($0) } ?? 7)
-            case "--only": options.only = iterator.next()
-            case "--help", "-h":
-                print("usage: editor-bench [--runs N] [--only floor|editor] [T100 T10K T100K M300 R15K R2K ...]")
-                exit(0)
-            default: options.chosen.insert(argument.uppercased())
-            }
-        }
-        return options
-    }
+let scenarioNames: Set = ["T100", "T10K", "T100K", "M300", "V300", "R15K", "R2K", "S4K"]
+let options = BenchmarkOptions.parse(
+    program: "editor-bench", defaultRuns: 7, library: "editor",
+    usage: "[T100 T10K T100K M300 V300 R15K R2K S4K, or their letters T M V R S]..."
+) { name in
+    // A letter chooses every scenario of that letter (`options.isChosen`).
+    let name = name.uppercased()
+    return scenarioNames.contains(name) || scenarioNames.map { String($0.prefix { $0.isLetter }) }.contains(name)
+        ? name : nil
 }
 
-let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+/// A threshold run counts the editor's allocations at this scale (2,000 keys for T100, 40
+/// for M300, 600 for V300; the searches and S4K do not scale), whatever `--scale` says, so
+/// that the counts stay comparable.
+let thresholdScale = 0.01
+let thresholdRun = options.thresholds.map { ThresholdRun($0, program: "editor-bench") }
+let scale = thresholdRun == nil ? options.scale : thresholdScale
 
-func isChosen(_ name: String) -> Bool {
-    options.chosen.isEmpty || options.chosen.contains(name)
-        || options.chosen.contains(String(name.prefix { $0.isLetter }))
-}
+/// `base` repeats of a scenario's work, scaled, at least one.
+func count(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
 
 /// Bytes written, summed so that no work is optimised away.
 nonisolated(unsafe) var bytesOut = 0
 
 // MARK: - Measuring
 
-/// Runs `body` (which handles `events` keys or pastes) and returns nanoseconds per event.
-func measure(events: Int, _ body: () -> Void) -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(events)
-}
-
-func median(_ values: [Double]) -> Double {
-    guard !values.isEmpty else { return .nan }
-    return values.sorted()[values.count / 2]
-}
-
 /// The editor's medians, kept for the growth line.
 nonisolated(unsafe) var editorMedians: [String: Double] = [:]
 
 /// Runs floor and editor alternately (which goes first alternates too) and prints the
-/// medians per event and their ratio.
-func compare(_ name: String, _ title: String, unit: String, floor: () -> Double, editor: () -> Double) {
-    guard isChosen(name) else { return }
-    var floors: [Double] = []
-    var editors: [Double] = []
-    for run in 0..<options.runs {
-        if run % 2 == 0, options.only != "editor" { floors.append(floor()) }
-        if options.only != "floor" { editors.append(editor()) }
-        if run % 2 == 1, options.only != "editor" { floors.append(floor()) }
-    }
-    let floorTime = median(floors)
-    let editorTime = median(editors)
-    editorMedians[name] = editorTime
+/// medians per event, their ratio and the editor's allocations per event.
+///
+/// In a threshold run it runs the editor only (`ThresholdRun.measure`) and records its
+/// allocations, unless the scenario is `counted: false`: T10K and T100K, whose line is as
+/// long at any scale (too long for CI's debug build).
+@MainActor
+func compare(
+    _ name: String, _ title: String, unit: String, counted: Bool = true, floor: () -> Sample,
+    editor: () -> Sample
+) {
+    guard
+        let medians = options.compare(
+            name, counted: counted, thresholdRun: thresholdRun, floor: floor, library: editor)
+    else { return }
+    editorMedians[name] = medians.library
     print(
         name.padding(toLength: 7, withPad: " ", startingAt: 0)
-            + title.padding(toLength: 52, withPad: " ", startingAt: 0)
+            + title.padding(toLength: 64, withPad: " ", startingAt: 0)
             + String(
-                format: "floor %10.1f ns  editor %10.1f ns  ratio %6.2fx  per %@", floorTime, editorTime,
-                editorTime / floorTime, unit))
+                format: "floor %10.1f ns  editor %10.1f ns  ratio %6.2fx  %7.1f allocs  per %@", medians.floor,
+                medians.library, medians.ratio, medians.allocations, unit))
 }
 
 // MARK: - The editor and the floor
@@ -209,10 +192,12 @@ func scrambled(_ count: Int, seed: UInt64) -> [Character] {
 
 // MARK: - T: typing a line of n characters, one key per read
 
-for (name, length, repeats) in [("T100", 100, 2_000), ("T10K", 10_000, 4), ("T100K", 100_000, 1)] {
+// T10K and T100K are not counted in a threshold run: their line is as long at any scale.
+for (name, length, baseRepeats) in [("T100", 100, 2_000), ("T10K", 10_000, 4), ("T100K", 100_000, 1)] {
     let line = words(length)
+    let repeats = count(baseRepeats)
     compare(
-        name, "type \(length) characters, one key per read", unit: "key",
+        name, "type \(length) characters, one key per read", unit: "key", counted: name == "T100",
         floor: {
             measure(events: length * repeats) {
                 for _ in 0..<repeats {
@@ -235,7 +220,7 @@ for (name, length, repeats) in [("T100", 100, 2_000), ("T10K", 10_000, 4), ("T10
 
 do {
     let line = words(300)
-    let pairs = 2_000
+    let pairs = count(2_000)
     compare(
         "M300", "insert + backspace at column 150 of 300 characters", unit: "key",
         floor: {
@@ -267,7 +252,7 @@ do {
 
 do {
     let line = words(300)
-    let repeats = 200
+    let repeats = count(200)
     compare(
         "V300", "type 300 characters: through Signals vs by hand", unit: "key",
         floor: {
@@ -290,11 +275,11 @@ do {
 
 // MARK: - R: a paste into Ctrl-R over a full history of long lines
 
-do {
+if ["R15K", "R2K"].contains(where: options.isChosen) {
     let capacity = 1_000
     let history = (0..<capacity).map { String(scrambled(LineHistory.maximumLineLength, seed: UInt64($0))) }
     /// Reading every entry once: the least any search through the history does.
-    func readHistoryOnce() -> Double {
+    func readHistoryOnce() -> Sample {
         measure(events: 1) {
             var sum = 0
             for entry in history { for byte in entry.utf8 { sum &+= Int(byte) } }
@@ -303,7 +288,7 @@ do {
     }
     let cases = [
         ("R15K", "paste 15,000 characters matching nothing", String(words(15_000, offset: 3)) + "#"),
-        ("R2K", "paste the last 2,000 characters of the oldest entry", String(history[0].suffix(2_000))),
+        ("R2K", "paste the oldest entry's last 2,000 characters", String(history[0].suffix(2_000))),
     ]
     for (name, title, pasted) in cases {
         compare(
@@ -319,7 +304,7 @@ do {
 
 // MARK: - S: typing what the history suggests, over a full history of long lines
 
-do {
+if options.isChosen("S4K") {
     // 999 entries in no pattern, and the newest: the line typed and more after it, so
     // every key finds the suggestion and shows the rest of it (4,096 characters at first).
     let typed = words(LineHistory.maximumLineLength - 96)
@@ -357,4 +342,5 @@ if let suggested = editorMedians["S4K"] {
 if let middle = editorMedians["M300"] {
     print(String(format: "a key in the middle of a 300-character line: %.1f us (goal: under 1,000 us)", middle / 1_000))
 }
+thresholdRun?.finish()
 print("(bytes written: \(bytesOut))")

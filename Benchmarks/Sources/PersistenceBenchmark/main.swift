@@ -417,15 +417,8 @@ print(
         + pad("ratio", 8, left: true) + pad("goal", 7, left: true) + "  floor ns/op  library ns/op")
 let selected = Set(options.scenarios.isEmpty ? scenarioNames : options.scenarios)
 for scenario in scenarios(scale: scale) where selected.contains(scenario.name) {
-    var floorTimes: [Double] = []
-    var libraryTimes: [Double] = []
-    for run in 0..<options.runs {
-        // Alternate which side goes first, so neither always runs on a warmer machine.
-        let floorFirst = run % 2 == 0
-        if floorFirst, options.runsFloor { floorTimes.append(try rep(scenario.floor, timeFloor)) }
-        if options.runsLibrary { libraryTimes.append(try rep(scenario.library, timeLibrary)) }
-        if !floorFirst, options.runsFloor { floorTimes.append(try rep(scenario.floor, timeFloor)) }
-    }
+    let (floorTimes, libraryTimes) = try options.alternate(
+        floor: { try rep(scenario.floor, timeFloor) }, library: { try rep(scenario.library, timeLibrary) })
     let floor = median(floorTimes)
     let library = median(libraryTimes)
     let ratio = library / floor

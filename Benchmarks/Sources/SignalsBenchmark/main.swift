@@ -44,33 +44,6 @@ let scale = thresholdRun == nil ? options.scale : thresholdScale
 
 func count(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
 
-func isChosen(_ name: String) -> Bool {
-    options.scenarios.isEmpty || options.scenarios.contains(name)
-        || options.scenarios.contains(String(name.prefix { $0.isLetter }))
-}
-
-// MARK: - Measuring
-
-struct Measurement {
-    var events: Int
-    var nanoseconds: UInt64
-    /// Heap allocations made while the events ran (by every thread).
-    var allocations: Int
-
-    var nanosecondsPerEvent: Double { Double(nanoseconds) / Double(events) }
-    var allocationsPerEvent: Double { Double(allocations) / Double(events) }
-}
-
-/// Runs `body` (which performs `events` events) and reports its time and allocations.
-func measure(events: Int, _ body: () -> Void) -> Measurement {
-    let allocationsBefore = allocationsSoFar()
-    let start = nowNanoseconds()
-    body()
-    let elapsed = nowNanoseconds() - start
-    let allocations = Int(allocationsSoFar() - allocationsBefore)
-    return Measurement(events: events, nanoseconds: elapsed, allocations: allocations)
-}
-
 /// Runs floor and library alternately `runs` times (which goes first alternates too) and
 /// prints the medians and their ratio.
 ///
@@ -80,35 +53,18 @@ func measure(events: Int, _ body: () -> Void) -> Measurement {
 @MainActor
 func compare(
     _ name: String, _ title: String, goal: String, counted: Bool = true,
-    floor: () -> Measurement, library: () -> Measurement
+    floor: () -> Sample, library: () -> Sample
 ) {
-    guard isChosen(name) else { return }
-    if let thresholdRun {
-        if counted {
-            thresholdRun.measure(name) {
-                let measurement = library()
-                return (measurement.events, measurement.allocations)
-            }
-        }
-        return
-    }
-    var floors: [Measurement] = []
-    var libraries: [Measurement] = []
-    for rep in 0..<options.runs {
-        let floorFirst = rep % 2 == 0
-        if floorFirst, options.runsFloor { floors.append(floor()) }
-        if options.runsLibrary { libraries.append(library()) }
-        if !floorFirst, options.runsFloor { floors.append(floor()) }
-    }
-    let floorTime = median(floors.map(\.nanosecondsPerEvent))
-    let libraryTime = median(libraries.map(\.nanosecondsPerEvent))
-    let allocations = median(libraries.map(\.allocationsPerEvent))
+    guard
+        let medians = options.compare(
+            name, counted: counted, thresholdRun: thresholdRun, floor: floor, library: library)
+    else { return }
     let line =
         name.padding(toLength: 4, withPad: " ", startingAt: 0)
         + title.padding(toLength: 44, withPad: " ", startingAt: 0)
         + String(
             format: "floor %8.1f ns  library %8.1f ns  ratio %5.2fx  %5.2f allocs/event  (goal %@)",
-            floorTime, libraryTime, libraryTime / floorTime, allocations, goal)
+            medians.floor, medians.library, medians.ratio, medians.allocations, goal)
     print(line)
 }
 
@@ -426,13 +382,13 @@ compare("M", "flatMap(.merge), 100 inners, 1M inner sends", goal: "<= 1.5x") {
 // Contention: more sending threads than cores.
 for threads in [4, 16] {
     compare("G\(threads)", "one signal, 1 observer, \(threads) threads, 2M", goal: "report", counted: false) {
-        func run<Lock: FloorLock>(_ source: FloorSource<Int, Lock>) -> Measurement {
+        func run<Lock: FloorLock>(_ source: FloorSource<Int, Lock>) -> Sample {
             _ = source.add { sink.total &+= $0 }
             let sends = count(2_000_000) / threads
             let elapsed = runConcurrently(threads: threads) { _ in
                 for value in 0..<sends { source.send(value) }
             }
-            return Measurement(events: sends * threads, nanoseconds: elapsed, allocations: 0)
+            return Sample(events: sends * threads, nanoseconds: elapsed, allocations: 0)
         }
         return floorLock == "mutex"
             ? run(FloorSource<Int, StandardMutex>()) : run(FloorSource<Int, PthreadMutex>())
@@ -445,18 +401,18 @@ for threads in [4, 16] {
         let elapsed = runConcurrently(threads: threads) { _ in
             for value in 0..<sends { input.send(value) }
         }
-        return Measurement(
+        return Sample(
             events: sends * threads, nanoseconds: elapsed, allocations: Int(allocationsSoFar() - allocationsBefore))
     }
 
     compare("H\(threads)", "property, 10 observers, \(threads) threads, 500k", goal: "report", counted: false) {
-        func run<Lock: FloorLock>(_ property: FloorProperty<Int, Lock>) -> Measurement {
+        func run<Lock: FloorLock>(_ property: FloorProperty<Int, Lock>) -> Sample {
             for _ in 0..<10 { property.add { sink.total &+= $0 } }
             let sets = count(500_000) / threads
             let elapsed = runConcurrently(threads: threads) { _ in
                 for value in 0..<sets { property.set(value) }
             }
-            return Measurement(events: sets * threads, nanoseconds: elapsed, allocations: 0)
+            return Sample(events: sets * threads, nanoseconds: elapsed, allocations: 0)
         }
         return floorLock == "mutex"
             ? run(FloorProperty(0, StandardMutex.self)) : run(FloorProperty(0, PthreadMutex.self))
@@ -469,7 +425,7 @@ for threads in [4, 16] {
         let elapsed = runConcurrently(threads: threads) { _ in
             for value in 0..<sets { property.value = value }
         }
-        return Measurement(
+        return Sample(
             events: sets * threads, nanoseconds: elapsed, allocations: Int(allocationsSoFar() - allocationsBefore))
     }
 }
@@ -491,7 +447,7 @@ func keepSubscriptions(_ live: Int) -> (bytes: Int, allocations: Int) {
     return (bytes, allocations)
 }
 
-if isChosen("F") {
+if options.isChosen("F") {
     let live = count(1_000_000)
     if let thresholdRun {
         thresholdRun.measure("F") { (live, keepSubscriptions(live).allocations) }
