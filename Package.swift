@@ -105,8 +105,8 @@ let package = Package(
 
         // MARK: Tools
         // Test helpers (a terminal screen emulator; a process that writes until it is
-        // killed, for the crash-safety tests) and the tests. The benchmarks are a package
-        // of their own, in `Benchmarks/`.
+        // killed, for the crash-safety tests) and the tests. The framework's tests depend on
+        // the framework alone. The benchmarks are a package of their own, in `Benchmarks/`.
         .target(name: "TerminalTesting", dependencies: ["LineEditing"], path: "Tests/TerminalTesting"),
         .executableTarget(
             name: "PersistenceCrashWriter", dependencies: ["Persistence"],
@@ -116,15 +116,37 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Networking"]),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
         .testTarget(name: "LineEditingTests", dependencies: ["LineEditing", "TerminalTesting"]),
+        // The demo's tests: one target per feature (its logic, screens and view-model
+        // builders), one per other module with tests of its own, the app's (the composition
+        // root, the features together, the built `homes` end to end) and the architecture's
+        // rules (read from the sources, so it depends on nothing). `HomesTesting` is their
+        // shared harness: the embedded API answering inline.
+        .target(name: "HomesTesting", dependencies: ["HomesAPI", "Networking"], path: "Tests/HomesTesting"),
         .testTarget(
-            name: "HomesTests",
+            name: "ListingsTests",
             dependencies: [
-                "App", "HomesAPI", "HomesScreens", "Listings", "ListingsScreens", "ListingsCategory", "Favorites",
-                "FavoritesScreens", "FavoritesCategory", "Login", "LoginScreens", "LoginCategory", "ViewModels",
-                "TextViews",
-                "Networking", "OperationLogs", "Inquiry", "InquiryCategory",
-                "Signals", "SignalsTesting", "Mediator", "Persistence", "TerminalTesting",
+                "Listings", "ListingsScreens", "ListingsCategory", "ViewModels", "HomesAPI", "Networking", "Signals",
+                "SignalsTesting", "HomesTesting",
+            ]),
+        .testTarget(name: "FavoritesTests", dependencies: ["Favorites", "Persistence", "Signals", "SignalsTesting"]),
+        .testTarget(
+            name: "LoginTests", dependencies: ["Login", "Networking", "Signals", "SignalsTesting", "HomesTesting"]),
+        .testTarget(name: "InquiryTests", dependencies: ["Inquiry", "Networking", "SignalsTesting", "HomesTesting"]),
+        .testTarget(
+            name: "OperationLogsTests", dependencies: ["OperationLogs", "Networking", "Persistence", "HomesTesting"]),
+        .testTarget(name: "HomesAPITests", dependencies: ["HomesAPI", "Networking"]),
+        .testTarget(name: "TextViewsTests", dependencies: ["TextViews"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels"]),
+        .testTarget(name: "HomesScreensTests", dependencies: ["HomesScreens"]),
+        .testTarget(
+            name: "AppTests",
+            dependencies: [
+                "App", "HomesScreens", "Listings", "ListingsScreens", "ListingsCategory", "Favorites",
+                "FavoritesCategory", "Login", "LoginCategory", "InquiryCategory", "ViewModels", "TextViews",
+                "LineEditing", "Networking", "Persistence", "Mediator", "Signals", "SignalsTesting", "TerminalTesting",
+                "HomesTesting",
             ], exclude: ["Transcripts"]),
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(
             name: "PersistenceTests",
             dependencies: ["Persistence", "Signals", "SignalsTesting", "PersistenceCrashWriter"]),

@@ -1,4 +1,5 @@
 import Foundation
+import HomesTesting
 import LineEditing
 import Listings
 import ListingsScreens
@@ -9,17 +10,6 @@ import Testing
 /// What the line editor colours is decided by the parser and the screen that run the
 /// line, so it agrees with what happens.
 @MainActor @Suite struct HighlightTests {
-    @Test func theParserSaysWhereEachWordStands() {
-        // `ask` takes the rest of its line, `;` included.
-        let scan = CommandParser.scan(#"open 2; ask "a b" c\ d; more"#)
-        #expect(scan.commands.map { $0.map(\.range) } == [[0..<4, 5..<6], [8..<11, 12..<17, 18..<23, 24..<28]])
-        #expect(scan.commands[1].map(\.word.text) == ["ask", "a b", "c d;", "more"])
-        #expect(CommandParser.scan("more;; x").commands.map(\.count) == [1, 0, 1])
-        #expect(scan.openQuote == nil)
-        #expect(CommandParser.scan(#"ask "why"#).openQuote == 4)
-        #expect(CommandParser.scan(#"ask "why" 'no"#).openQuote == 10)
-    }
-
     @Test func aListingNumberIsMarkedExactlyWhenTheScreenRefusesIt() async {
         let harness = HomesHarness()
         let context = ListingListControllerTests().context(harness)

@@ -1,5 +1,6 @@
 import Foundation
 import HomesScreens
+import HomesTesting
 import Listings
 import Mediator
 import Signals

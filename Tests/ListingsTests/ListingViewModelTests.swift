@@ -1,26 +1,9 @@
 import Foundation
 import Listings
 import ListingsCategory
+import ListingsScreens
 import Testing
 import ViewModels
-
-@Suite struct FormattingTests {
-    @Test func pricesAreasAndAges() {
-        #expect(Formatting.price(3_600, monthly: true) == "¥3,600/mo")
-        #expect(Formatting.price(4_350_000, monthly: false) == "¥4.35M")
-        #expect(Formatting.price(950, monthly: false) == "¥950")
-        #expect(Formatting.area(85) == "85 m²")
-        let now = Date(timeIntervalSince1970: 10_000_000)
-        #expect(Formatting.age(of: now, now: now) == "just now")
-        #expect(Formatting.age(of: now.addingTimeInterval(-180), now: now) == "3 min ago")
-        #expect(Formatting.age(of: now.addingTimeInterval(-7_300), now: now) == "2 h ago")
-        #expect(Formatting.age(of: now.addingTimeInterval(-200_000), now: now) == "2 d ago")
-        #expect(Formatting.age(of: now.addingTimeInterval(60), now: now) == "just now")
-        #expect(Formatting.age(of: Date(timeIntervalSince1970: 1e300), now: now) == "just now")
-        #expect(Formatting.age(of: Date(timeIntervalSince1970: -1e300), now: now).hasSuffix("d ago"))
-        #expect(Formatting.age(of: Date(timeIntervalSince1970: .infinity), now: now) == "")
-    }
-}
 
 @Suite struct ListingListViewModelTests {
     let now = Date(timeIntervalSince1970: 1_000_000)
@@ -97,5 +80,17 @@ import ViewModels
         #expect(map.legend.map(\.number) == (1...64).map(String.init))
         #expect(map.legend.map(\.marker).joined() == "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789**")
         #expect(map.grid.joined().contains("9") && map.grid.joined().contains("*"))
+    }
+
+    /// Regression (review): coordinates far beyond the earth's (±1e308) made the map's
+    /// grid arithmetic trap; the map lays them out like any other.
+    @Test(.tags(.regression)) func mapsOfAbsurdCoordinatesNeverTrap() {
+        let points = [
+            ListingMapPoint(id: 1, name: "a", latitude: -1e308, longitude: -1.5e308),
+            ListingMapPoint(id: 2, name: "b", latitude: 1e308, longitude: 1.5e308),
+        ]
+        let map = MapViewModel(points: points, width: 10, height: 4)
+        #expect(map.grid.count == 4)
+        #expect(map.legend.count == 2)
     }
 }

@@ -1,6 +1,7 @@
 import Favorites
 import Foundation
 import HomesScreens
+import HomesTesting
 import Listings
 import ListingsScreens
 import Mediator

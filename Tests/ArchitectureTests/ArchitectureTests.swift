@@ -329,6 +329,52 @@ import Testing
         }
     }
 
+    /// The dependencies `Package.swift` lists for the target named `target` (nil when it
+    /// declares no such target): the quoted names of its entry's `dependencies:` list.
+    func dependencies(of target: String, in manifest: String) -> [String]? {
+        guard let name = manifest.range(of: "name: \"\(target)\"") else { return nil }
+        let rest = manifest[name.upperBound...]
+        let end =
+            [rest.range(of: "\n        .")?.lowerBound, rest.range(of: "\n    ]")?.lowerBound]
+            .compactMap { $0 }.min() ?? rest.endIndex
+        guard let list = rest[..<end].range(of: "dependencies: [") else { return [] }
+        let items = rest[list.upperBound..<end].prefix { $0 != "]" }
+        return items.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+
+    /// Each feature's tests are a target of their own, `Tests/<Feature>Tests`.
+    @Test func everyFeatureHasItsTestTarget() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(dependencies(of: "ListingsTests", in: manifest)?.contains("Listings") == true)
+        for feature in Self.features {
+            let folder = root.appendingPathComponent("Tests/\(feature)Tests").path
+            var isFolder: ObjCBool = false
+            #expect(
+                FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue,
+                "Tests/\(feature)Tests is missing")
+            #expect(
+                dependencies(of: "\(feature)Tests", in: manifest) != nil, "Package.swift declares no \(feature)Tests")
+        }
+    }
+
+    /// The framework's tests build without the demo: their targets depend on the framework,
+    /// its test helpers, the system SQLite and the crash writer, and no module of the demo.
+    @Test func theFrameworksTestsNeedNoDemoModule() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let framework: Set<String> = [
+            "Signals", "SignalsTesting", "Networking", "Persistence", "Mediator", "CSQLite", "PersistenceCrashWriter",
+        ]
+        for target in ["SignalsTests", "NetworkingTests", "PersistenceTests", "MediatorTests"] {
+            let listed = try #require(dependencies(of: target, in: manifest), "Package.swift declares no \(target)")
+            #expect(!listed.isEmpty, "no dependencies read for \(target)")
+            let demo = Set(listed).subtracting(framework)
+            #expect(demo.isEmpty, "\(target) depends on the demo's \(demo.sorted())")
+        }
+    }
+
     @Test func noCatchAllFolders() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
         for folder in folders {

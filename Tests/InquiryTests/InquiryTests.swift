@@ -1,4 +1,5 @@
 import Foundation
+import HomesTesting
 import Networking
 import SignalsTesting
 import Testing
@@ -7,12 +8,7 @@ import Testing
 
 @MainActor @Suite struct InquiryTests {
     func harnessWithAccounts() -> HomesHarness {
-        let harness = HomesHarness()
-        harness.engine.services.register(
-            APIService(
-                name: "account", baseURL: URL(string: "http://embedded.test/api")!,
-                signingSecret: HomesHarness.secret))
-        return harness
+        HomesHarness(services: [HomesHarness.account])
     }
 
     func photo() throws -> String {
@@ -93,5 +89,31 @@ import Testing
         #expect(await harness.run { logic.ask(kind: .rent, listingID: 1, text: "quiet?", photoPath: nil) } == nil)
         #expect(logic.state.value.status?.hasPrefix("sent to the agent (Q-") == true)
         #expect(!logic.state.value.isSending)
+    }
+
+    /// Regression (review): a photo was read before it was checked; an empty file, a
+    /// folder and a file too big to send are refused, each with its reason, unread.
+    @Test(.tags(.regression)) func photosAreCheckedBeforeTheyAreRead() throws {
+        let folder = NSTemporaryDirectory() + "photos-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let empty = folder + "/empty.jpg"
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
+        let big = folder + "/big.jpg"
+        _ = FileManager.default.createFile(atPath: big, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: big))
+        try handle.truncate(atOffset: UInt64(64 << 20))
+        try handle.close()
+        #expect(InquiryLogic.readPhoto(at: empty).failureText == "the photo is empty")
+        #expect(InquiryLogic.readPhoto(at: folder).failureText == "cannot read \(folder)")
+        #expect(InquiryLogic.readPhoto(at: big).failureText?.hasPrefix("the photo is 65536 KB") == true)
+    }
+}
+
+extension Result where Failure == InquiryError {
+    /// What the failure says, or nil for a success.
+    var failureText: String? {
+        if case .failure(let error) = self { return error.description }
+        return nil
     }
 }

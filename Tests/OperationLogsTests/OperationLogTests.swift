@@ -1,6 +1,5 @@
 import Foundation
-import HomesScreens
-import Listings
+import HomesTesting
 import Networking
 import OperationLogs
 import Persistence
@@ -29,11 +28,7 @@ import Testing
     }
 
     @Test func batchesGoUpThroughTheAPIAndLeftoversAtTheNextStart() async throws {
-        let harness = HomesHarness()
-        harness.engine.services.register(
-            APIService(
-                name: "account", baseURL: URL(string: "http://embedded.test/api")!,
-                signingSecret: HomesHarness.secret))
+        let harness = HomesHarness(services: [HomesHarness.account])
         let database = DatabaseRegistry().database(at: NSTemporaryDirectory() + "oplog-\(UUID().uuidString).sqlite")
         try Migrator(OperationLogDataCenter.migrations).migrate(database)
         let store = OperationLogDataCenter(database: database)
@@ -45,33 +40,30 @@ import Testing
         #expect(harness.transport.server.eventsUploaded == 35)
         #expect(store.count == 0)
     }
-}
 
-@MainActor @Suite struct LifecycleTests {
-    final class Recorder: ScreenLifecycleObserver {
-        var events: [String] = []
-        func screenDidAppear(_ name: String) { events.append("+\(name)") }
-        func screenDidDisappear(_ name: String) { events.append("-\(name)") }
-    }
-
-    @Test func everyScreenShownIsSeenWithoutABaseClass() async {
-        let harness = HomesHarness()
-        let controllerTests = ListingListControllerTests()
-        let context = controllerTests.context(harness)
-        let logic = ListingLogic(engine: harness.engine)
-        let root = await harness.run { context.listings(logic) }
-        await harness.run { logic.show(.rent) }
-        let recorder = Recorder()
-        let session = Session(
-            root: root, shared: context.sharedCommands,
-            terminal: Terminal(isInteractive: false, width: 60), lifecycle: [recorder]
-        ) { _ in }
-        let lines = ScriptedLines(["open 1", "back", "favs", "back", "quit"])
-        await session.run(from: PipedLines { lines.next() })
-        #expect(
-            recorder.events == [
-                "+listings", "-listings", "+detail", "-detail", "+listings", "-listings",
-                "+favourites", "-favourites", "+listings",
-            ])
+    /// Regression (review): when the store could not forget the entries just uploaded,
+    /// the logger sent the same batch again and again; it stops after the one upload.
+    @Test(.tags(.regression)) func anUploadWhoseEntriesCannotBeForgottenStopsInsteadOfLooping() async {
+        final class StuckStore: OperationLogStore, @unchecked Sendable {
+            let inner = InMemoryOperationLogStore()
+            func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry {
+                inner.append(event: event, attributes: attributes, timestamp: timestamp)
+            }
+            func oldest(_ limit: Int) -> [OperationLogEntry] { inner.oldest(limit) }
+            func remove(_ sequences: Set<Int64>) -> Bool { false }
+            var count: Int { inner.count }
+        }
+        final class CountingUploader: OperationLogUploader {
+            var uploads = 0
+            func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void) {
+                uploads += 1
+                completion(true)
+            }
+        }
+        let uploader = CountingUploader()
+        let logger = OperationLogger(store: StuckStore(), uploader: uploader)
+        for _ in 0..<40 { logger.record("page_view") }
+        logger.uploadPending()
+        #expect(uploader.uploads == 1)
     }
 }

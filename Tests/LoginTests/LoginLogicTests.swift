@@ -1,5 +1,5 @@
 import Foundation
-import HomesScreens
+import HomesTesting
 import Login
 import Networking
 import Signals
@@ -8,12 +8,7 @@ import Testing
 
 @MainActor @Suite struct LoginLogicTests {
     func harnessWithAccounts() -> HomesHarness {
-        let harness = HomesHarness()
-        harness.engine.services.register(
-            APIService(
-                name: "account", baseURL: URL(string: "http://embedded.test/api")!,
-                signingSecret: HomesHarness.secret))
-        return harness
+        HomesHarness(services: [HomesHarness.account])
     }
 
     @Test func rules() async {

@@ -95,4 +95,17 @@ import Testing
             #expect(code(response) == 4000)
         }
     }
+
+    /// Regression (review): the log upload took any `count`, however absurd; one that is
+    /// huge, negative, zero or not a number is a bad request and counts no event.
+    @Test(.tags(.regression)) func theServerRefusesAbsurdLogBatches() {
+        let server = HomesAPIServer()
+        for count in ["9223372036854775807", "-5", "0", "lots"] {
+            let request = HTTPRequest(
+                method: .post, url: URL(string: "http://x/api/logs/upload")!,
+                body: Data("count=\(count)".utf8))
+            #expect(server.handle(request).status == 400)
+        }
+        #expect(server.eventsUploaded == 0)
+    }
 }

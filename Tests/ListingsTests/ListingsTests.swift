@@ -1,5 +1,6 @@
 import Foundation
 import HomesAPI
+import HomesTesting
 import Listings
 import ListingsCategory
 import Networking

@@ -94,4 +94,16 @@ import Testing
         #expect(commands("ask hello --photo") == [Command(name: "ask", arguments: ["hello"], options: ["--photo": ""])])
         #expect(commands("open --photo 2") == [Command(name: "open", arguments: ["--photo", "2"])])
     }
+
+    /// Where each word stands, for the line editor's colours (`HighlightTests`, in AppTests).
+    @Test func theParserSaysWhereEachWordStands() {
+        // `ask` takes the rest of its line, `;` included.
+        let scan = CommandParser.scan(#"open 2; ask "a b" c\ d; more"#)
+        #expect(scan.commands.map { $0.map(\.range) } == [[0..<4, 5..<6], [8..<11, 12..<17, 18..<23, 24..<28]])
+        #expect(scan.commands[1].map(\.word.text) == ["ask", "a b", "c d;", "more"])
+        #expect(CommandParser.scan("more;; x").commands.map(\.count) == [1, 0, 1])
+        #expect(scan.openQuote == nil)
+        #expect(CommandParser.scan(#"ask "why"#).openQuote == 4)
+        #expect(CommandParser.scan(#"ask "why" 'no"#).openQuote == 10)
+    }
 }
