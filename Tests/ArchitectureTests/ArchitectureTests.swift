@@ -375,6 +375,54 @@ import Testing
         }
     }
 
+    /// Every test the docs cite as `` `Suite.test` `` (the contract, the articles, the
+    /// README, Docs/) exists: a suite of that name declares a test of that name, so a moved
+    /// or renamed test cannot leave a claim without its proof.
+    @Test func theTestsTheDocsCiteExist() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        func swiftFiles(under folder: String) -> [URL] {
+            let base = root.appendingPathComponent(folder)
+            let names = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
+            return names.filter { $0.hasSuffix(".md") || $0.hasSuffix(".swift") }.map {
+                base.appendingPathComponent($0)
+            }
+        }
+        let docs =
+            (swiftFiles(under: "Docs") + swiftFiles(under: "Sources")).filter { $0.pathExtension == "md" }
+            + [root.appendingPathComponent("README.md"), root.appendingPathComponent("CONTRIBUTING.md")]
+        // Each suite's tests, by the suite's name, from every test file.
+        var tests: [String: Set<String>] = [:]
+        for file in swiftFiles(under: "Tests") where file.pathExtension == "swift" {
+            var suite = ""
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                let words = line.split(whereSeparator: { " ({:".contains($0) })
+                if let kind = words.firstIndex(where: { ["struct", "class", "extension"].contains($0) }),
+                    kind + 1 < words.count, !line.hasPrefix(" ")
+                {
+                    suite = String(words[kind + 1])
+                } else if let function = words.firstIndex(of: "func"), function + 1 < words.count {
+                    tests[suite, default: []].insert(String(words[function + 1]))
+                }
+            }
+        }
+        var cited = 0
+        for doc in docs {
+            let text = try String(contentsOf: doc, encoding: .utf8)
+            for part in text.components(separatedBy: "`").enumerated() where part.offset % 2 == 1 {
+                let pieces = part.element.split(separator: ".")
+                guard pieces.count == 2, pieces[0].hasSuffix("Tests"), pieces[0].first?.isUppercase == true,
+                    pieces[0].allSatisfy({ $0.isLetter || $0.isNumber }),
+                    pieces[1].allSatisfy({ $0.isLetter || $0.isNumber })
+                else { continue }
+                cited += 1
+                #expect(
+                    tests[String(pieces[0])]?.contains(String(pieces[1])) == true,
+                    "\(doc.lastPathComponent) cites \(part.element), which no suite declares")
+            }
+        }
+        #expect(cited > 200, "only \(cited) citations found")
+    }
+
     @Test func noCatchAllFolders() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
         for folder in folders {

@@ -108,6 +108,32 @@ import Testing
         #expect(store.count == 0)
         #expect(uploader.sizes == [30, 5])
     }
+
+    /// Regression (review): when the store could not forget the entries just uploaded,
+    /// the logger sent the same batch again and again; it stops after the one upload.
+    @Test(.tags(.regression)) func anUploadWhoseEntriesCannotBeForgottenStopsInsteadOfLooping() async {
+        final class StuckStore: OperationLogStore, @unchecked Sendable {
+            let inner = InMemoryOperationLogStore()
+            func append(event: String, attributes: [String: String], timestamp: Date) -> OperationLogEntry {
+                inner.append(event: event, attributes: attributes, timestamp: timestamp)
+            }
+            func oldest(_ limit: Int) -> [OperationLogEntry] { inner.oldest(limit) }
+            func remove(_ sequences: Set<Int64>) -> Bool { false }
+            var count: Int { inner.count }
+        }
+        final class CountingUploader: OperationLogUploader {
+            var uploads = 0
+            func upload(_ batch: [OperationLogEntry], completion: @escaping (Bool) -> Void) {
+                uploads += 1
+                completion(true)
+            }
+        }
+        let uploader = CountingUploader()
+        let logger = OperationLogger(store: StuckStore(), uploader: uploader)
+        for _ in 0..<40 { logger.record("page_view") }
+        logger.uploadPending()
+        #expect(uploader.uploads == 1)
+    }
 }
 
 @Suite struct ReachabilityTests {
