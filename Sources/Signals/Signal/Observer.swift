@@ -10,7 +10,7 @@ import Synchronization
 @usableFromInline
 class Observer<Value>: Disposable, @unchecked Sendable {
     /// The core this observer is registered on; touched only by whoever claims disposal.
-    @usableFromInline @exclusivity(unchecked) var core: SignalCore<Value>?
+    @usableFromInline @exclusivity(unchecked) final var core: SignalCore<Value>?
     /// Why the observer ended, set once: 0 while live, `Observer.disposedByCaller` when a
     /// caller disposed it, `Observer.completedBySignal` when its signal completed. One
     /// atomic, so nobody can see it ended without seeing why.
@@ -69,53 +69,52 @@ class Observer<Value>: Disposable, @unchecked Sendable {
 
 /// An observer running a caller's closures, freed when it is disposed or completes.
 ///
-/// The closures live in a `Handlers` object the observer owns by hand (`Unmanaged`): a
-/// delivery calls them through an unretained reference to `let`s, so calling an observer
-/// touches no reference count (the retain and release of the closure's context around
-/// each call were most of the cost of a fan-out), while `clear()` still frees them at once.
+/// The closures are stored in the observer itself (one allocation per subscription) and
+/// called through `ClosureObserver.call(_:_:)`, which takes the stored closure `inout`: a
+/// closure read from a `var` is otherwise copied (its context retained and released)
+/// around each call, because the call could replace it; under an `inout` access nothing
+/// else may touch it, so the call borrows it. That retain and release were most of the
+/// cost of a fan-out. `clear()` sets the closures to nil, which frees them at once.
 // Safe to share: the closures are called only by the delivering thread, one delivery at a
-// time, and released only when none can be delivering.
+// time, and cleared only when none can be delivering to this observer.
 @usableFromInline
 final class ClosureObserver<Value>: Observer<Value>, @unchecked Sendable {
-    @usableFromInline
-    final class Handlers {
-        @usableFromInline let onValue: ((Value) -> Void)?
-        @usableFromInline let onCompleted: (() -> Void)?
-
-        @inlinable
-        init(onValue: ((Value) -> Void)?, onCompleted: (() -> Void)?) {
-            self.onValue = onValue
-            self.onCompleted = onCompleted
-        }
-    }
-
-    /// Owned: retained in `init`, released by `clear()` or `deinit`.
-    @usableFromInline @exclusivity(unchecked) var handlers: Unmanaged<Handlers>?
+    @usableFromInline @exclusivity(unchecked) var onValue: ((Value) -> Void)?
+    @usableFromInline @exclusivity(unchecked) var onCompleted: (() -> Void)?
 
     @inlinable
     init(onValue: ((Value) -> Void)?, onCompleted: (() -> Void)?) {
-        handlers = .passRetained(Handlers(onValue: onValue, onCompleted: onCompleted))
+        self.onValue = onValue
+        self.onCompleted = onCompleted
     }
 
-    deinit {
-        handlers?.release()
+    /// Calls `handler` with `argument`, borrowing it: the exclusive access means the call
+    /// cannot replace it, so its context is not retained around the call.
+    @inlinable @inline(__always)
+    static func call<Argument>(_ handler: inout ((Argument) -> Void)?, _ argument: Argument) {
+        handler?(argument)
+    }
+
+    /// Calls `handler`, borrowing it (see `call(_:_:)`).
+    @inlinable @inline(__always)
+    static func call(_ handler: inout (() -> Void)?) {
+        handler?()
     }
 
     @usableFromInline
     override func receive(_ value: Value) {
-        handlers?._withUnsafeGuaranteedRef { $0.onValue?(value) }
+        Self.call(&onValue, value)
     }
 
     @usableFromInline
     override func complete() {
-        handlers?._withUnsafeGuaranteedRef { $0.onCompleted?() }
+        Self.call(&onCompleted)
     }
 
     @usableFromInline
     override func clear() {
-        let owned = handlers
-        handlers = nil
-        owned?.release()
+        onValue = nil
+        onCompleted = nil
     }
 }
 
