@@ -1,0 +1,218 @@
+/// The observer list and the core's lifetime: registering and removing observers, owners,
+/// upstream subscriptions, the work that starts at the first observer, and detaching.
+extension SignalCore {
+    /// Registers `observer`. `initial` (or else the prefix, unless `skippingPrefix`) runs
+    /// for this observer alone, in delivery order, before any value sent after this call;
+    /// so do the values of a replay buffer, after it.
+    @inlinable @discardableResult
+    func add(
+        _ observer: Observer<Value>,
+        initial: (() -> Value)? = nil,
+        skippingPrefix: Bool = false
+    ) -> Observer<Value> {
+        let initial = initial ?? (skippingPrefix ? nil : prefix.map { value in { value } })
+        // `replay` is read where it is used, not held: set once before the core had
+        // observers, it never changes, and the common path (no replay) then retains nothing.
+        delivery.lock.lock()
+        if lifecycle.isTerminating {
+            addAfterCompletion(observer, initial: initial)
+            return observer
+        }
+        observers.append(observer)
+        observersChanged()
+        observer.core = self
+        let starting = start
+        start = nil
+        guard initial != nil || self.replay != nil else {
+            delivery.lock.unlock()
+            starting?()
+            return observer
+        }
+        // Delivered to this observer alone, in its turn: held until then, as the observer
+        // may be disposed and let go meanwhile (retired observers are released before
+        // queued work runs).
+        let replay = self.replay
+        deliverLocked(
+            releasing: (),
+            enqueue: { queue((observer, initial, replay)) { _, entry in Self.catchUp(entry) } },
+            deliver: { Self.catchUp((observer, initial, replay)) })
+        starting?()
+        return observer
+    }
+
+    /// Hands a new observer `initial`, then the replayed values, unless it was disposed.
+    @inlinable
+    static func catchUp(_ entry: (Observer<Value>, (() -> Value)?, ReplayBuffer<Value>?)) {
+        let (observer, initial, replay) = entry
+        if let initial, !observer.isDisposed { observer.receive(initial()) }
+        replay?.replay(to: observer)
+    }
+
+    /// Hands `initial` and the replayed values, then the completion, to an observer that
+    /// arrived once a completion was sent. Called with the lock held; unlocks.
+    ///
+    /// With a replay buffer and a delivery in progress, the last values may still be on
+    /// their way: the observer gets them once they are in, queued. Otherwise the core has
+    /// finished delivering, and the observer gets them at once, on this thread, outside
+    /// any delivery (as a late observer always has).
+    @usableFromInline
+    func addAfterCompletion(_ observer: Observer<Value>, initial: (() -> Value)?) {
+        if let replay = self.replay, delivery.isDelivering {
+            observer.core = self
+            queue((observer, replay)) { _, entry in
+                let (observer, replay) = entry
+                replay.replay(to: observer)
+                if observer.claimDisposal(completing: true) {
+                    observer.core = nil
+                    observer.complete()
+                    observer.clear()
+                }
+            }
+            delivery.lock.unlock()
+            return
+        }
+        delivery.lock.unlock()
+        if let initial { observer.receive(initial()) }
+        self.replay?.replay(to: observer)
+        if observer.claimDisposal(completing: true) {
+            observer.complete()
+            observer.clear()
+        }
+    }
+
+    /// Removes a disposed observer; it is cleared and released now, or when the delivery
+    /// in progress ends.
+    @inlinable
+    func remove(_ observer: Observer<Value>) {
+        var dropped: ContiguousArray<Observer<Value>> = []
+        delivery.lock.lock()
+        // The newest observer is the likeliest to leave first: look from the end.
+        var index = observers.count - 1
+        while index >= 0, observers[index] !== observer { index -= 1 }
+        if index >= 0 {
+            if index == observers.count - 1 {
+                observers.removeLast()
+            } else {
+                observers.remove(at: index)
+            }
+            observersChanged()
+        }
+        let delivering = delivery.isDelivering
+        if delivering {
+            delivery.retired.append(Delivery.Retired(observer: observer, core: self))
+        } else if snapshotVersion != -1 {
+            exchangeSnapshot(&dropped)
+            snapshotVersion = -1
+            seenDeliveryVersion = -1
+        }
+        let detach = observers.isEmpty ? takeUpstreamsIfUnused() : nil
+        delivery.lock.unlock()
+        if !delivering { observer.clear() }
+        withExtendedLifetime(dropped) {}
+        detach?.dispose()
+    }
+
+    /// Keeps `disposable` (a subscription to a source) until this core detaches.
+    @inlinable
+    func addUpstream(_ disposable: Disposable) {
+        delivery.lock.lock()
+        let detached = lifecycle.isDetached
+        if !detached { upstreams.append(disposable) }
+        delivery.lock.unlock()
+        if detached { disposable.dispose() }
+    }
+
+    /// A public wrapper (a ``Signal`` or ``Property``) now refers to this core.
+    @inlinable
+    func retainOwner() {
+        delivery.lock.withLock { lifecycle.changeOwners(by: 1) }
+    }
+
+    /// A public wrapper went away; with no observers left the core stops listening upstream.
+    @inlinable
+    func releaseOwner() {
+        delivery.lock.lock()
+        lifecycle.changeOwners(by: -1)
+        let detach = takeUpstreamsIfUnused()
+        delivery.lock.unlock()
+        detach?.dispose()
+    }
+
+    /// Detaches the core when nothing refers to it any more: no owner and no observer.
+    /// Called with the lock held; returns the subscriptions to dispose, and the work that
+    /// never started (it may hold sources), for the caller to let go after unlocking.
+    @usableFromInline
+    func takeUpstreamsIfUnused() -> Detachment? {
+        guard lifecycle.owners <= 0, observers.isEmpty, lifecycle.detach() else { return nil }
+        defer {
+            upstreams = []
+            start = nil
+        }
+        return Detachment(upstreams: upstreams, unstarted: start)
+    }
+
+    /// Adds `work` to what runs when the first observer arrives (after it is registered),
+    /// so whatever the sources send at once reaches that observer. Called while the
+    /// operator that owns this core is being built.
+    @inlinable
+    func onStart(_ work: @escaping () -> Void) {
+        delivery.lock.lock()
+        if let earlier = start {
+            start = {
+                earlier()
+                work()
+            }
+        } else {
+            start = work
+        }
+        delivery.lock.unlock()
+    }
+
+    /// Subscribes `output` to this core: `output` stops listening when it detaches or completes.
+    ///
+    /// A prefix of this core reaches `value` at once, as the first value, unless
+    /// `carryingPrefix` is given: then `carryingPrefix(prefix)` may set `output`'s own
+    /// prefix instead, so every observer of `output` gets it (mapping operators do this).
+    @inlinable
+    func forward<Output>(
+        to output: SignalCore<Output>,
+        value: @escaping (Value) -> Void,
+        completed: (() -> Void)? = nil,
+        carryingPrefix: ((Value) -> Void)? = nil
+    ) {
+        if let carryingPrefix, let prefix { carryingPrefix(prefix) }
+        subscribe(output, value: value, completed: completed, skippingPrefix: carryingPrefix != nil)
+    }
+
+    /// Registers the observer that feeds `output` (see `forward`), kept by `output`.
+    @inlinable
+    func subscribe<Output>(
+        _ output: SignalCore<Output>,
+        value: @escaping (Value) -> Void,
+        completed: (() -> Void)?,
+        skippingPrefix: Bool
+    ) {
+        let observer = ForwardObserver<Value>(onValue: value, onCompleted: completed ?? { output.sendCompleted() })
+        output.addUpstream(add(observer, skippingPrefix: skippingPrefix))
+    }
+}
+
+/// What a core lets go of when it detaches: its subscriptions to sources, and the work
+/// that was to subscribe it, if it never started.
+@usableFromInline
+struct Detachment {
+    @usableFromInline let upstreams: ContiguousArray<Disposable>
+    @usableFromInline let unstarted: (() -> Void)?
+
+    @inlinable
+    init(upstreams: ContiguousArray<Disposable>, unstarted: (() -> Void)?) {
+        self.upstreams = upstreams
+        self.unstarted = unstarted
+    }
+
+    /// Disposes the subscriptions; the unstarted work is released with `self`.
+    @inlinable
+    func dispose() {
+        upstreams.forEach { $0.dispose() }
+    }
+}

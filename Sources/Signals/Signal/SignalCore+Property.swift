@@ -1,0 +1,79 @@
+/// What only a property's core uses: the committed value, registering an observer that
+/// starts from it, and sending a change as an `invalidate`/`changed` pair.
+extension SignalCore {
+    /// Records `value`, an event that carries a property value, as committed. Called with
+    /// the lock held; returns the value it replaced, for the caller to release after
+    /// unlocking.
+    @inlinable
+    func commit(_ value: Value) -> Value? {
+        var previous: Value? = value
+        swap(&previous, &committed)
+        commitCount &+= 1
+        return previous
+    }
+
+    /// Registers `observer` on a property core: it first gets the committed (current)
+    /// value, on the calling thread and before it is registered, so the core is never busy
+    /// on its account; if a change was committed meanwhile, it gets the newer value
+    /// instead of missing it. Then it gets every change committed after registration.
+    @inlinable @discardableResult
+    func addObservingCommitted(_ observer: Observer<Value>) -> Observer<Value> {
+        // Such observers act on committed values only, never on the lead of a pair.
+        observer.skipsLeadOfPair = true
+        while true {
+            delivery.lock.lock()
+            let value = committed
+            let version = commitCount
+            let terminated = lifecycle.isTerminating
+            delivery.lock.unlock()
+            if let value, !observer.isDisposed { observer.receive(value) }
+            if terminated {
+                if observer.claimDisposal(completing: true) {
+                    observer.complete()
+                    observer.clear()
+                }
+                return observer
+            }
+            delivery.lock.lock()
+            guard commitCount == version, !lifecycle.isTerminating else {
+                delivery.lock.unlock()
+                continue
+            }
+            if !observer.isDisposed {
+                observers.append(observer)
+                observersChanged()
+                observer.core = self
+            }
+            delivery.lock.unlock()
+            return observer
+        }
+    }
+
+    /// Sends the two events `make` returns (a property's `invalidate` and `changed`),
+    /// computed while holding the lock so that the state `make` stores and the order of
+    /// deliveries agree; the second carries the value and is committed. `make` returning
+    /// nil sends nothing; the result says whether it sent.
+    /// The first event goes out only when an observer takes it (a derived property does;
+    /// one that acts on changes only, `Observer.skipsLeadOfPair`, does not).
+    @inlinable @discardableResult
+    func send(_ make: () -> (Value, Value)?) -> Bool {
+        delivery.lock.lock()
+        guard !lifecycle.isTerminating, let (first, second) = make() else {
+            delivery.lock.unlock()
+            return false
+        }
+        let replacedValue = commit(second)
+        deliverLocked(
+            releasing: replacedValue,
+            enqueue: { queue((first, second)) { core, pair in core.emitPair(pair) } },
+            deliver: { emitPair((first, second)) })
+        return true
+    }
+
+    /// Delivers a pair sent by `send(_:)`: its first event only when an observer takes it.
+    @inlinable
+    func emitPair(_ pair: (Value, Value)) {
+        if snapshotTakesLead { emit(pair.0) }
+        emit(pair.1)
+    }
+}
