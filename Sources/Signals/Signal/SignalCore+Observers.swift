@@ -4,15 +4,40 @@ extension SignalCore {
     /// Registers `observer`. `initial` (or else the prefix, unless `skippingPrefix`) runs
     /// for this observer alone, in delivery order, before any value sent after this call;
     /// so do the values of a replay buffer, after it.
+    ///
+    /// `observer` is consumed and handed back, so a caller's new observer reaches the list
+    /// and the returned ``Disposable`` without a retain and release of its own.
     @inlinable @discardableResult
     func add(
-        _ observer: Observer<Value>,
+        _ observer: consuming Observer<Value>,
         initial: (() -> Value)? = nil,
         skippingPrefix: Bool = false
     ) -> Observer<Value> {
-        let initial = initial ?? (skippingPrefix ? nil : prefix.map { value in { value } })
-        // `replay` is read where it is used, not held: set once before the core had
-        // observers, it never changes, and the common path (no replay) then retains nothing.
+        // `prefix` is set while the operator is built, before the core has observers.
+        if initial != nil || (!skippingPrefix && prefix != nil) {
+            return add(observer, catchingUpWith: initial ?? prefix.map { value in { value } })
+        }
+        delivery.lock.lock()
+        // `replay`, too, is set once before the core had observers; it is only compared
+        // here, so the common path (no replay) retains nothing.
+        if lifecycle.isTerminating || self.replay != nil {
+            delivery.lock.unlock()
+            return add(observer, catchingUpWith: nil)
+        }
+        observers.append(copy observer)
+        observersChanged()
+        observer.core = self
+        let starting = start
+        start = nil
+        delivery.lock.unlock()
+        starting?()
+        return observer
+    }
+
+    /// Registers `observer` that first gets `initial` and the replayed values, if any (see
+    /// `add(_:initial:skippingPrefix:)`); out of line, so that the common path stays small.
+    @inlinable @inline(never)
+    func add(_ observer: Observer<Value>, catchingUpWith initial: (() -> Value)?) -> Observer<Value> {
         delivery.lock.lock()
         if lifecycle.isTerminating {
             addAfterCompletion(observer, initial: initial)
@@ -84,7 +109,7 @@ extension SignalCore {
     /// in progress ends.
     @inlinable
     func remove(_ observer: Observer<Value>) {
-        var dropped: ContiguousArray<Observer<Value>> = []
+        var dropped: ContiguousArray<Observer<Value>>?
         delivery.lock.lock()
         // The newest observer is the likeliest to leave first: look from the end.
         var index = observers.count - 1
@@ -100,12 +125,14 @@ extension SignalCore {
         let delivering = delivery.isDelivering
         if delivering {
             delivery.retired.append(Delivery.Retired(observer: observer, core: self))
-        } else if snapshotVersion != -1 {
-            exchangeSnapshot(&dropped)
+        } else if !snapshot.isEmpty {
+            var previous: ContiguousArray<Observer<Value>> = []
+            exchangeSnapshot(&previous)
             snapshotVersion = -1
             seenDeliveryVersion = -1
+            dropped = previous
         }
-        let detach = observers.isEmpty ? takeUpstreamsIfUnused() : nil
+        let detach = observers.isEmpty && lifecycle.owners <= 0 ? takeUpstreamsIfUnused() : nil
         delivery.lock.unlock()
         if !delivering { observer.clear() }
         withExtendedLifetime(dropped) {}
@@ -141,7 +168,7 @@ extension SignalCore {
     /// Detaches the core when nothing refers to it any more: no owner and no observer.
     /// Called with the lock held; returns the subscriptions to dispose, and the work that
     /// never started (it may hold sources), for the caller to let go after unlocking.
-    @usableFromInline
+    @inlinable
     func takeUpstreamsIfUnused() -> Detachment? {
         guard lifecycle.owners <= 0, observers.isEmpty, lifecycle.detach() else { return nil }
         defer {
