@@ -41,8 +41,8 @@ extension SignalCore {
     /// Queues `work(self, argument)` behind the delivery in progress, to run for the
     /// observers registered now. Called with the lock held (by `deliverLocked`'s
     /// `enqueue`). One allocation: pass `work` without captures, and what it needs as
-    /// `argument`.
-    @inlinable
+    /// `argument`. Kept out of line, so that the senders' common path stays small.
+    @inlinable @inline(never)
     func queue<Argument>(_ argument: Argument, _ work: @escaping (SignalCore<Value>, Argument) -> Void) {
         let observers = self.observers
         delivery.pending.append { [self] in
@@ -122,7 +122,8 @@ extension SignalCore {
     @inlinable
     func serialize<Input>(_ input: Input, _ body: @escaping (Input) -> Void) {
         delivery.lock.lock()
-        if lifecycle.isTerminating || lifecycle.isDetached {
+        // Neither terminating nor detached: only an active core runs a step.
+        guard case .active = lifecycle else {
             delivery.lock.unlock()
             return
         }
