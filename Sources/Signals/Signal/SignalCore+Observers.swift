@@ -57,10 +57,13 @@ extension SignalCore {
         // may be disposed and let go meanwhile (retired observers are released before
         // queued work runs).
         let replay = self.replay
-        deliverLocked(
-            releasing: (),
-            enqueue: { queue((observer, initial, replay)) { _, entry in Self.catchUp(entry) } },
-            deliver: { Self.catchUp((observer, initial, replay)) })
+        let entered = enterDeliveryLocked(releasing: ()) {
+            queue((observer, initial, replay)) { _, entry in Self.catchUp(entry) }
+        }
+        if entered {
+            Self.catchUp((observer, initial, replay))
+            delivery.leave()
+        }
         starting?()
         return observer
     }

@@ -63,10 +63,13 @@ extension SignalCore {
             return false
         }
         let replacedValue = commit(second)
-        deliverLocked(
-            releasing: replacedValue,
-            enqueue: { queue((first, second)) { core, pair in core.emitPair(pair) } },
-            deliver: { emitPair((first, second)) })
+        let entered = enterDeliveryLocked(releasing: replacedValue) {
+            queue((first, second)) { core, pair in core.emitPair(pair) }
+        }
+        if entered {
+            emitPair((first, second))
+            delivery.leave()
+        }
         return true
     }
 
