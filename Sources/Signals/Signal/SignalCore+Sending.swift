@@ -45,8 +45,8 @@ extension SignalCore {
 
     /// Queues `work(self, argument)` behind the delivery in progress, to run for the
     /// observers registered now. Called with the lock held (by the `enqueue` of
-    /// `enterDeliveryLocked`). One allocation: pass `work` without captures, and what it needs as
-    /// `argument`. Kept out of line, so that the senders' common path stays small.
+    /// `enterDeliveryLocked`). One allocation: pass `work` without captures, and what it
+    /// needs as `argument`. Kept out of line, so that the senders' common path stays small.
     @inlinable @inline(never)
     func queue<Argument>(_ argument: Argument, _ work: @escaping (SignalCore<Value>, Argument) -> Void) {
         let observers = self.observers

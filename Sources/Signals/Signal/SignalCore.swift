@@ -52,7 +52,8 @@
 ///   `dispose()` or the core's completion.
 /// - Touched only by the delivering thread, without a lock: `snapshot` and what is derived
 ///   from it, `seenDeliveryVersion`, `Delivery.versionAtDelivery`, the replay buffer's
-///   values, and operators' `StateCell`s.
+///   values, and operators' `StateCell`s. (`remove` also drops the snapshot, under the
+///   lock, when no delivery is in progress, so a disposed observer is freed at once.)
 ///
 /// ## Invariants
 ///
