@@ -6,11 +6,17 @@ import Synchronization
 /// Delivery calls `receive`/`complete` through the class, so an operator's link
 /// (`ForwardObserver`) costs no reference counting per event; a caller's closures live
 /// in a `ClosureObserver`, which frees them as soon as it is disposed.
-// Safe to share: `ending` is atomic; `core` is touched only by the caller that wins disposal.
+// Safe to share: `ending` is atomic; `retainedCore` is set under the core's lock at
+// registration, then touched only by the caller that wins disposal.
 @usableFromInline
 class Observer<Value>: Disposable, @unchecked Sendable {
-    /// The core this observer is registered on; touched only by whoever claims disposal.
-    @usableFromInline @exclusivity(unchecked) final var core: SignalCore<Value>?
+    /// The core this observer is registered on, retained; touched only by whoever claims
+    /// disposal. Retained and released by hand (`register(on:)`, `takeCore()`) rather than
+    /// a strong optional, so that neither registering nor freeing the observer releases an
+    /// empty reference: it is set once, at registration, and taken (nil again) when the
+    /// observer is disposed or completed, which always happens before the observer is
+    /// freed, as the core's list holds the observer until then.
+    @usableFromInline @exclusivity(unchecked) final var retainedCore: Unmanaged<SignalCore<Value>>?
     /// Why the observer ended, set once: 0 while live, `Observer.disposedByCaller` when a
     /// caller disposed it, `Observer.completedBySignal` when its signal completed. One
     /// atomic, so nobody can see it ended without seeing why.
@@ -24,6 +30,26 @@ class Observer<Value>: Disposable, @unchecked Sendable {
 
     @inlinable
     init() {}
+
+    /// Records (and retains) the core this observer is now registered on; called once, with
+    /// the core's lock held.
+    @inlinable
+    final func register(on core: SignalCore<Value>) {
+        assert(retainedCore == nil, "an observer is registered once")
+        retainedCore = Unmanaged.passRetained(core)
+    }
+
+    /// Takes the core this observer is registered on, if any, handing its retain to the
+    /// caller; called only by whoever claimed disposal. A caller that only lets go of the
+    /// core writes `_ = observer.takeCore()`, which releases it at once (as assigning nil
+    /// did); `withExtendedLifetime` would instantiate `Optional`'s metadata in a debug build,
+    /// an allocation the benchmarks' thresholds count.
+    @inlinable
+    final func takeCore() -> SignalCore<Value>? {
+        guard let core = retainedCore else { return nil }
+        retainedCore = nil
+        return core.takeRetainedValue()
+    }
 
     /// Handles a value; called only by the thread delivering the signal.
     @usableFromInline
@@ -57,9 +83,7 @@ class Observer<Value>: Disposable, @unchecked Sendable {
     @inlinable
     final func dispose() {
         guard claimDisposal() else { return }
-        let core = self.core
-        self.core = nil
-        if let core {
+        if let core = takeCore() {
             core.remove(self)
         } else {
             clear()

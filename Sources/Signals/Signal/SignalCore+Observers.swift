@@ -19,14 +19,15 @@ extension SignalCore {
         }
         delivery.lock.lock()
         // `replay`, too, is set once before the core had observers; it is only compared
-        // here, so the common path (no replay) retains nothing.
-        if lifecycle.isTerminating || self.replay != nil {
+        // here, so the common path (no replay) retains nothing. Only an active core takes
+        // this path (one compare); the others are handled out of line.
+        if !lifecycle.isActive || self.replay != nil {
             delivery.lock.unlock()
             return add(observer, catchingUpWith: nil)
         }
         observers.append(copy observer)
         observersChanged()
-        observer.core = self
+        observer.register(on: self)
         let starting = start
         start = nil
         delivery.lock.unlock()
@@ -45,7 +46,7 @@ extension SignalCore {
         }
         observers.append(observer)
         observersChanged()
-        observer.core = self
+        observer.register(on: self)
         let starting = start
         start = nil
         guard initial != nil || self.replay != nil else {
@@ -86,12 +87,12 @@ extension SignalCore {
     @usableFromInline
     func addAfterCompletion(_ observer: Observer<Value>, initial: (() -> Value)?) {
         if let replay = self.replay, delivery.isDelivering {
-            observer.core = self
+            observer.register(on: self)
             queue((observer, replay)) { _, entry in
                 let (observer, replay) = entry
                 replay.replay(to: observer)
                 if observer.claimDisposal(completing: true) {
-                    observer.core = nil
+                    _ = observer.takeCore()
                     observer.complete()
                     observer.clear()
                 }
@@ -112,7 +113,6 @@ extension SignalCore {
     /// in progress ends.
     @inlinable
     func remove(_ observer: Observer<Value>) {
-        var dropped: ContiguousArray<Observer<Value>>?
         delivery.lock.lock()
         // The newest observer is the likeliest to leave first: look from the end.
         var index = observers.count - 1
@@ -125,6 +125,21 @@ extension SignalCore {
             }
             observersChanged()
         }
+        // The common case, kept small: no delivery in progress, no snapshot to drop, and
+        // the core still in use (so it cannot detach).
+        if !delivery.isDelivering, snapshot.isEmpty, !observers.isEmpty || lifecycle.owners > 0 {
+            delivery.lock.unlock()
+            observer.clear()
+            return
+        }
+        finishRemoving(observer)
+    }
+
+    /// The rest of `remove(_:)` when a delivery is in progress, the snapshot holds
+    /// observers, or the core may detach. Called with the lock held; unlocks.
+    @inlinable @inline(never)
+    func finishRemoving(_ observer: Observer<Value>) {
+        var dropped: ContiguousArray<Observer<Value>>?
         let delivering = delivery.isDelivering
         if delivering {
             delivery.retired.append(Delivery.Retired(observer: observer, core: self))

@@ -42,7 +42,7 @@ extension SignalCore {
             if !observer.isDisposed {
                 observers.append(observer)
                 observersChanged()
-                observer.core = self
+                observer.register(on: self)
             }
             delivery.lock.unlock()
             return observer

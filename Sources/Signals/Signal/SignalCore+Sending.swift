@@ -259,7 +259,7 @@ extension SignalCore {
         var delivered: ContiguousArray<Observer<Value>> = []
         exchangeSnapshot(&delivered)
         for observer in finished where observer.claimDisposal(completing: true) {
-            observer.core = nil
+            _ = observer.takeCore()
             observer.complete()
             observer.clear()
         }

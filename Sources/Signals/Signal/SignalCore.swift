@@ -34,7 +34,7 @@
 /// ```
 ///
 /// The cycle core → observer → core is broken when the observer is disposed (`remove`)
-/// or the core completes (`emitCompleted` empties the list and sets each `core` to nil).
+/// or the core completes (`emitCompleted` empties the list and takes each observer's core).
 /// The cycle source core → forward observer → output core → upstreams is broken when the
 /// output detaches (nobody owns or observes it) or completes. A wrapper (``Signal``,
 /// ``Property``) counts as an owner (`Lifecycle.active(owners:)`); `Signal.Input` does
@@ -93,6 +93,15 @@
 /// - The snapshot is replaced through one inlinable method (`exchangeSnapshot`): a
 ///   `didSet` on a generic class is not specialized, and asked for generic metadata on
 ///   every change of observers.
+/// - A subscribe + dispose stays short: `remove` keeps its common case (no delivery, no
+///   snapshot, the core still in use) in line and the rest out of line, so that case
+///   releases no empty optionals; `add`'s short path is taken by an active core only, one
+///   compare of `lifecycle`'s case rather than a switch (26 instructions of 719).
+/// - An observer holds its core through `Unmanaged` (`register(on:)`, `takeCore()`), set
+///   once at registration and taken when it is disposed or completed, which is always
+///   before it is freed: a strong optional released the empty reference once when it was
+///   assigned and again in the observer's `deinit` (33 instructions of a subscribe +
+///   dispose). The observer still retains its core while registered.
 /// - `@exclusivity(unchecked)` on state touched only under the lock or by the delivering
 ///   thread, and an `@inlinable` core, so that clients specialize it for their types.
 /// - A spin lock (`SpinLock`, yielding after 32 spins), not a futex: its sections are a few
@@ -211,6 +220,12 @@ enum Lifecycle: Equatable, Sendable {
         case .active, .detached(terminating: false): false
         case .terminating, .detached(terminating: true), .terminated: true
         }
+    }
+
+    /// Whether sends are delivered and wrappers counted: neither terminating nor detached.
+    @inlinable
+    var isActive: Bool {
+        if case .active = self { true } else { false }
     }
 
     /// Whether the upstream subscriptions were let go (detached or terminated).
