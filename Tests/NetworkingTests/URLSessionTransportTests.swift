@@ -127,8 +127,11 @@ import Testing
     }
 
     @Test func aSlowResponseCanBeCancelled() async throws {
+        // The server answers only once the call is cancelled, so the answer can never win
+        // the race on a slow machine (under the thread sanitizer a fixed delay did).
+        let answer = DispatchSemaphore(value: 0)
         try await withServer(handler: { _ in
-            Thread.sleep(forTimeInterval: 1.0)
+            _ = answer.wait(timeout: .now() + 10)
             return .json(["items": []])
         }) { engine, _ in
             let manager = APIManager(ListAPI(), engine: engine)
@@ -138,7 +141,9 @@ import Testing
             try await Task.sleep(for: .milliseconds(100))
             manager.cancelAllRequests()
             #expect(await delegate.wait())
-            try await Task.sleep(for: .milliseconds(1200))
+            answer.signal()
+            // The late answer, if it came through, would land within this time.
+            try await Task.sleep(for: .milliseconds(500))
             await flushMainQueue()
             #expect(delegate.recorder.kinds == [.cancelled])
         }
