@@ -380,7 +380,7 @@ import Testing
     /// or renamed test cannot leave a claim without its proof.
     @Test func theTestsTheDocsCiteExist() throws {
         let root = Self.sources.deletingLastPathComponent()
-        func swiftFiles(under folder: String) -> [URL] {
+        func textFiles(under folder: String) -> [URL] {
             let base = root.appendingPathComponent(folder)
             let names = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
             return names.filter { $0.hasSuffix(".md") || $0.hasSuffix(".swift") }.map {
@@ -388,11 +388,11 @@ import Testing
             }
         }
         let docs =
-            (swiftFiles(under: "Docs") + swiftFiles(under: "Sources")).filter { $0.pathExtension == "md" }
+            (textFiles(under: "Docs") + textFiles(under: "Sources")).filter { $0.pathExtension == "md" }
             + [root.appendingPathComponent("README.md"), root.appendingPathComponent("CONTRIBUTING.md")]
         // Each suite's tests, by the suite's name, from every test file.
         var tests: [String: Set<String>] = [:]
-        for file in swiftFiles(under: "Tests") where file.pathExtension == "swift" {
+        for file in textFiles(under: "Tests") where file.pathExtension == "swift" {
             var suite = ""
             for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
                 let words = line.split(whereSeparator: { " ({:".contains($0) })
