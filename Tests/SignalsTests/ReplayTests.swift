@@ -160,4 +160,25 @@ import Testing
         first.assertMarbles("abc-d|")
         second.assertMarbles("---(bc)d|")
     }
+
+    @Test(.tags(.regression)) func anObserverAddedDuringALateReplayGetsNoneOfIt() {
+        // A late observer of a completed replay gets its catch-up in a delivery, so an
+        // operator sharing that delivery (`map`) delivers it to the observers there when
+        // it started: one added meanwhile gets only the completion. The catch-up used to
+        // run outside any delivery, where disposing an observer dropped `map`'s snapshot:
+        // the added observer then got the next value, and had it disposed itself there,
+        // its closures were freed while they ran.
+        let shared = Signal(values: [10, 11]).share(replay: 2)
+        shared.record().assertEvents([.value(10), .value(11), .completed])
+        let mapped = shared.map { $0 * 2 }
+        let added = Locked<Recorder<Int>?>(nil)
+        let first = mapped.observe { _ in
+            guard added.value == nil else { return }
+            added.value = mapped.record()
+            mapped.observe { _ in }.dispose()
+        }
+        added.value?.assertEvents([.completed])
+        #expect(added.value != nil)
+        first.dispose()
+    }
 }

@@ -72,6 +72,35 @@ import Testing
         #expect(nested.value)
     }
 
+    @Test(.tags(.regression)) func aLateObserverQueuedBehindTheCompletionLeavesNoObserverBehind() {
+        // Added while the completion waits behind the delivery in progress, the late
+        // observer gets it after that delivery, in turn. Its catch-up was queued with the
+        // observers of that moment and made them the snapshot again once the completion
+        // had let them go, so the core kept `map`'s closure for as long as it lived.
+        let (signal, input) = Signal<Int>.pipe()
+        let tracker = ReleaseTracker()
+        do {
+            let token = Token()
+            tracker.track(token, "map closure capture")
+            signal.map { value -> Int in
+                _ = token
+                return value
+            }.observe { _ in }
+        }
+        let late = Locked<Recorder<Int>?>(nil)
+        let sender = signal.observe { _ in
+            input.sendCompleted()
+            late.value = signal.record()
+            late.value?.assertEvents([])
+        }
+        input.send(1)
+        late.value?.assertEvents([.completed])
+        #expect(late.value != nil)
+        tracker.assertAllReleased()
+        sender.dispose()
+        withExtendedLifetime(signal) {}
+    }
+
     @Test(.tags(.regression)) func anObserverRemovedDuringALongBurstIsFreedBeforeTheBurstEnds() {
         let (signal, input) = Signal<Int>.pipe()
         let tracker = ReleaseTracker()

@@ -80,30 +80,33 @@ extension SignalCore {
     /// Hands `initial` and the replayed values, then the completion, to an observer that
     /// arrived once a completion was sent. Called with the lock held; unlocks.
     ///
-    /// With a replay buffer and a delivery in progress, the last values may still be on
-    /// their way: the observer gets them once they are in, queued. Otherwise the core has
-    /// finished delivering, and the observer gets them at once, on this thread, outside
-    /// any delivery (as a late observer always has).
+    /// The observer gets them in a delivery of their own, like any other value: at once
+    /// on this thread when none is in progress, else queued behind it (with a replay
+    /// buffer, the last values may still be on their way). Cores sharing this core's
+    /// delivery (`map`, `filter`, ...) deliver in line only inside a delivery, and an
+    /// observer of theirs may dispose itself meanwhile: outside one, it would be freed
+    /// while it runs.
     @usableFromInline
     func addAfterCompletion(_ observer: Observer<Value>, initial: (() -> Value)?) {
-        if let replay = self.replay, delivery.isDelivering {
-            observer.register(on: self)
-            queue((observer, replay)) { _, entry in
-                let (observer, replay) = entry
-                replay.replay(to: observer)
-                if observer.claimDisposal(completing: true) {
-                    _ = observer.takeCore()
-                    observer.complete()
-                    observer.clear()
-                }
-            }
-            delivery.lock.unlock()
-            return
+        observer.register(on: self)
+        let replay = self.replay
+        let entered = enterDeliveryLocked(releasing: ()) {
+            queue((observer, initial, replay)) { _, entry in Self.catchUpAndComplete(entry) }
         }
-        delivery.lock.unlock()
-        if let initial { observer.receive(initial()) }
-        self.replay?.replay(to: observer)
+        if entered {
+            Self.catchUpAndComplete((observer, initial, replay))
+            delivery.leave()
+        }
+    }
+
+    /// Hands a late observer `initial` and the replayed values (see `catchUp`), then the
+    /// completion, unless it was disposed meanwhile.
+    @inlinable
+    static func catchUpAndComplete(_ entry: (Observer<Value>, (() -> Value)?, ReplayBuffer<Value>?)) {
+        catchUp(entry)
+        let observer = entry.0
         if observer.claimDisposal(completing: true) {
+            _ = observer.takeCore()
             observer.complete()
             observer.clear()
         }

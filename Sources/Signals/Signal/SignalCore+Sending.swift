@@ -44,14 +44,15 @@ extension SignalCore {
     }
 
     /// Queues `work(self, argument)` behind the delivery in progress, to run for the
-    /// observers registered now. Called with the lock held (by the `enqueue` of
-    /// `enterDeliveryLocked`). One allocation: pass `work` without captures, and what it
-    /// needs as `argument`. Kept out of line, so that the senders' common path stays small.
+    /// observers registered now (none, if the completion is delivered first: they were let
+    /// go then). Called with the lock held (by the `enqueue` of `enterDeliveryLocked`). One
+    /// allocation: pass `work` without captures, and what it needs as `argument`. Kept out
+    /// of line, so that the senders' common path stays small.
     @inlinable @inline(never)
     func queue<Argument>(_ argument: Argument, _ work: @escaping (SignalCore<Value>, Argument) -> Void) {
         let observers = self.observers
         delivery.pending.append { [self] in
-            var previous = observers
+            var previous = deliveredCompletion ? [] : observers
             exchangeSnapshot(&previous)
             snapshotVersion = -1
             seenDeliveryVersion = -1
@@ -256,6 +257,7 @@ extension SignalCore {
         start = nil
         delivery.lock.unlock()
         // Emptied first, so a value emitted while observers complete reaches none of them.
+        deliveredCompletion = true
         var delivered: ContiguousArray<Observer<Value>> = []
         exchangeSnapshot(&delivered)
         for observer in finished where observer.claimDisposal(completing: true) {

@@ -63,6 +63,9 @@
 ///    runs the queue before it leaves. Nothing blocks on a delivery.
 /// 2. A value goes to the observers registered when it was sent (the snapshot taken then),
 ///    except those disposed before its turn; an observer registered later never gets it.
+///    A core that delivers in line (`map`, ...) takes its snapshot when its source's
+///    delivery of the value begins, so its observers are those of that moment: one
+///    registered while the value waited in the source's queue gets it.
 /// 3. `lifecycle` only moves forward (see `Lifecycle`): once terminating, sends are
 ///    dropped; once detached, the upstream subscriptions are gone for good; once
 ///    terminated, the core has no observers and never gets one.
@@ -151,6 +154,9 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     /// The delivery's `versionAtDelivery` this core last refreshed its snapshot at (for
     /// cores that deliver in line).
     @usableFromInline @exclusivity(unchecked) var seenDeliveryVersion = -1
+    /// Whether the completion was delivered: work queued before it then runs with no
+    /// snapshot, rather than bringing back the observers of the moment it was queued.
+    @usableFromInline @exclusivity(unchecked) var deliveredCompletion = false
 
     // MARK: Operator and property state
 

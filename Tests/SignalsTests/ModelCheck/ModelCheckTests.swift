@@ -27,7 +27,7 @@ import Testing
 // `MODEL_CHECK_SEED=<seed> swift test --filter ModelCheckTests`; `MODEL_CHECK_GRAPHS=<n>`
 // changes how many graphs each test checks, `MODEL_CHECK_STATS=1` prints what a run
 // covered. A seed of the concurrent test replays its graph and scripts, not the threads'
-// timing: run it a few times (or under the thread sanitizer).
+// timing: repeat it with `MODEL_CHECK_REPEAT=<n>` (or run it under the thread sanitizer).
 //
 // Adding an operator: add one `OperatorCase` to `OperatorCase.all` (ModelCheckOperators.swift)
 // with its input and output kinds, how to build it over `Signal<Int>`/`Property<Int>`
@@ -363,13 +363,15 @@ import Testing
 
     // MARK: - Seeds and reports
 
-    /// The seeds of the graphs to check: `MODEL_CHECK_SEED` alone if set, else `count`
-    /// (or `MODEL_CHECK_GRAPHS`) seeds drawn from the base seed.
+    /// The seeds of the graphs to check: `MODEL_CHECK_SEED` alone if set (repeated
+    /// `MODEL_CHECK_REPEAT` times, for a failure that depends on the threads' timing), else
+    /// `count` (or `MODEL_CHECK_GRAPHS`) seeds drawn from the base seed.
     static func seeds(count: Int, salt: UInt64) -> [UInt64] {
         let environment = ProcessInfo.processInfo.environment
         if let text = environment["MODEL_CHECK_SEED"] {
             let seed = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
-            return [seed ?? 0]
+            let repeats = environment["MODEL_CHECK_REPEAT"].flatMap { Int($0) } ?? 1
+            return Array(repeating: seed ?? 0, count: max(1, repeats))
         }
         let count = environment["MODEL_CHECK_GRAPHS"].flatMap { Int($0) } ?? count
         var random = SplitMix64(seed: baseSeed &+ salt)
