@@ -6,23 +6,33 @@ import Synchronization
 /// Delivery calls `receive`/`complete` through the class, so an operator's link
 /// (`ForwardObserver`) costs no reference counting per event; a caller's closures live
 /// in a `ClosureObserver`, which frees them as soon as it is disposed.
-// Safe to share: `ending` is atomic; `retainedCore` is set under the core's lock at
-// registration, then touched only by the caller that wins disposal.
+// Safe to share: `ending` and `lending` are atomic; `registeredCore` is set under the core's
+// lock at registration, then touched only by whoever claimed disposal.
 @usableFromInline
 class Observer<Value>: Disposable, @unchecked Sendable {
-    /// The core this observer is registered on, retained; touched only by whoever claims
-    /// disposal. Retained and released by hand (`register(on:)`, `takeCore()`) rather than
-    /// a strong optional, so that neither registering nor freeing the observer releases an
-    /// empty reference: it is set once, at registration, and taken (nil again) when the
-    /// observer is disposed or completed, which always happens before the observer is
-    /// freed, as the core's list holds the observer until then.
-    @usableFromInline @exclusivity(unchecked) final var retainedCore: Unmanaged<SignalCore<Value>>?
+    /// The core this observer is registered on, not retained: touched only by whoever
+    /// claims disposal, and alive until then. While the observer is listed, its core is
+    /// held by an owner or by itself (`SignalCore.retainsItself`), and the observer leaves
+    /// the list only in `remove` (which the disposer calls) or when the core completes,
+    /// which then lends the core to a disposer on its way (`lendCore(_:)`). A late
+    /// observer is never listed, and its catch-up does the same.
+    ///
+    /// Not retaining it saves two atomic operations per subscription, a fifth of a
+    /// subscribe + dispose (scenario C in `Docs/Benchmarks.md`).
+    @usableFromInline @exclusivity(unchecked) final var registeredCore: Unmanaged<SignalCore<Value>>?
     /// Why the observer ended, set once: 0 while live, `Observer.disposedByCaller` when a
     /// caller disposed it, `Observer.completedBySignal` when its signal completed. One
     /// atomic, so nobody can see it ended without seeing why.
     @usableFromInline let ending = Atomic<UInt8>(0)
     @usableFromInline static var disposedByCaller: UInt8 { 1 }
     @usableFromInline static var completedBySignal: UInt8 { 2 }
+    /// For an observer a caller disposed after its core stopped listing it: 0 until settled,
+    /// `Observer.removalDone` when the caller's `remove` was done with the core first,
+    /// `Observer.coreLent` when the core was lent first (retained for the caller, who
+    /// releases it). See `lendCore(_:)`.
+    @usableFromInline let lending = Atomic<UInt8>(0)
+    @usableFromInline static var removalDone: UInt8 { 1 }
+    @usableFromInline static var coreLent: UInt8 { 2 }
     /// Set before registration for an observer of a property that acts only on `changed`:
     /// the property does not send it the `invalidate` leading each change (see
     /// `SignalCore.send(_:)` for pairs).
@@ -31,24 +41,46 @@ class Observer<Value>: Disposable, @unchecked Sendable {
     @inlinable
     init() {}
 
-    /// Records (and retains) the core this observer is now registered on; called once, with
-    /// the core's lock held.
+    /// Records the core this observer is now registered on; called once, with the core's
+    /// lock held.
     @inlinable
     final func register(on core: SignalCore<Value>) {
-        assert(retainedCore == nil, "an observer is registered once")
-        retainedCore = Unmanaged.passRetained(core)
+        assert(registeredCore == nil, "an observer is registered once")
+        registeredCore = Unmanaged.passUnretained(core)
     }
 
-    /// Takes the core this observer is registered on, if any, handing its retain to the
-    /// caller; called only by whoever claimed disposal. A caller that only lets go of the
-    /// core writes `_ = observer.takeCore()`, which releases it at once (as assigning nil
-    /// did); `withExtendedLifetime` would instantiate `Optional`'s metadata in a debug build,
-    /// an allocation the benchmarks' thresholds count.
+    /// Forgets the core, once the core's completion has claimed this observer.
     @inlinable
-    final func takeCore() -> SignalCore<Value>? {
-        guard let core = retainedCore else { return nil }
-        retainedCore = nil
-        return core.takeRetainedValue()
+    final func forgetCore() {
+        registeredCore = nil
+    }
+
+    /// Keeps `core` alive for the caller that disposed this observer after `core` stopped
+    /// listing it (it completed, or this observer arrived late): that caller may not have
+    /// reached `remove` yet, and nothing else may be holding the core by then. Called by
+    /// the completion or catch-up that failed to claim this observer, while it runs on
+    /// `core`. Rare, so its atomics cost the common path nothing.
+    @inlinable
+    final func lendCore(_ core: SignalCore<Value>) {
+        guard isDisposedByCaller, lending.load(ordering: .acquiring) == 0 else { return }
+        let lent = Unmanaged.passRetained(core)
+        if !lending.compareExchange(expected: 0, desired: Observer.coreLent, ordering: .acquiringAndReleasing)
+            .exchanged
+        {
+            // The caller was done with the core meanwhile.
+            lent.release()
+        }
+    }
+
+    /// Settles the loan of `lendCore(_:)` once `remove` found this observer unlisted:
+    /// releases the core if it was lent, or tells the lender it need not be.
+    @inlinable
+    final func settleLentCore(_ core: Unmanaged<SignalCore<Value>>) {
+        if !lending.compareExchange(expected: 0, desired: Observer.removalDone, ordering: .acquiringAndReleasing)
+            .exchanged
+        {
+            core.release()
+        }
     }
 
     /// Handles a value; called only by the thread delivering the signal.
@@ -83,10 +115,21 @@ class Observer<Value>: Disposable, @unchecked Sendable {
     @inlinable
     final func dispose() {
         guard claimDisposal() else { return }
-        if let core = takeCore() {
-            core.remove(self)
-        } else {
+        guard let core = registeredCore else {
             clear()
+            return
+        }
+        registeredCore = nil
+        // The core is alive while `remove` runs (see `registeredCore`), which lets nothing
+        // go on it; whatever may free it happens here, after.
+        switch core._withUnsafeGuaranteedRef({ $0.remove(self) }) {
+        case .clearObserver:
+            clear()
+        case .release(let count):
+            for _ in 0..<count { core.release() }
+        case .settleLoanAndRelease:
+            settleLentCore(core)
+            core.release()
         }
     }
 }

@@ -27,6 +27,7 @@ extension SignalCore {
         }
         observers.append(copy observer)
         observersChanged()
+        retainItselfIfUnowned()
         observer.register(on: self)
         let starting = start
         start = nil
@@ -46,6 +47,7 @@ extension SignalCore {
         }
         observers.append(observer)
         observersChanged()
+        retainItselfIfUnowned()
         observer.register(on: self)
         let starting = start
         start = nil
@@ -91,57 +93,68 @@ extension SignalCore {
         observer.register(on: self)
         let replay = self.replay
         let entered = enterDeliveryLocked(releasing: ()) {
-            queue((observer, initial, replay)) { _, entry in Self.catchUpAndComplete(entry) }
+            queue((observer, initial, replay)) { core, entry in core.catchUpAndComplete(entry) }
         }
         if entered {
-            Self.catchUpAndComplete((observer, initial, replay))
+            catchUpAndComplete((observer, initial, replay))
             delivery.leave()
         }
     }
 
     /// Hands a late observer `initial` and the replayed values (see `catchUp`), then the
-    /// completion, unless it was disposed meanwhile.
+    /// completion, unless a caller disposed it meanwhile: then the caller may still be on
+    /// its way into `remove`, and is lent the core (see `Observer.lendCore(_:)`).
     @inlinable
-    static func catchUpAndComplete(_ entry: (Observer<Value>, (() -> Value)?, ReplayBuffer<Value>?)) {
-        catchUp(entry)
+    func catchUpAndComplete(_ entry: (Observer<Value>, (() -> Value)?, ReplayBuffer<Value>?)) {
+        Self.catchUp(entry)
         let observer = entry.0
         if observer.claimDisposal(completing: true) {
-            _ = observer.takeCore()
+            observer.forgetCore()
             observer.complete()
             observer.clear()
+        } else {
+            observer.lendCore(self)
         }
     }
 
-    /// Removes a disposed observer; it is cleared and released now, or when the delivery
-    /// in progress ends.
+    /// Removes a disposed observer; it is cleared now, or when the delivery in progress
+    /// ends. Called by the caller that claimed its disposal, through a reference it does
+    /// not own, so nothing here may let the core go while it runs: the result says what
+    /// the caller does once this returns (see `Removal`), and the short path leaves the
+    /// clearing to the caller too, as clearing frees closures that may hold the core's last
+    /// owner.
     @inlinable
-    func remove(_ observer: Observer<Value>) {
+    func remove(_ observer: Observer<Value>) -> Removal {
         delivery.lock.lock()
         // The newest observer is the likeliest to leave first: look from the end.
         var index = observers.count - 1
         while index >= 0, observers[index] !== observer { index -= 1 }
-        if index >= 0 {
-            if index == observers.count - 1 {
-                observers.removeLast()
-            } else {
-                observers.remove(at: index)
-            }
-            observersChanged()
+        guard index >= 0 else { return finishRemoving(observer, listed: false) }
+        if index == observers.count - 1 {
+            observers.removeLast()
+        } else {
+            observers.remove(at: index)
         }
+        observersChanged()
         // The common case, kept small: no delivery in progress, no snapshot to drop, and
-        // the core still in use (so it cannot detach).
+        // the core still in use (so it cannot detach, and keeps its own retain, if any,
+        // for the observers left).
         if !delivery.isDelivering, snapshot.isEmpty, !observers.isEmpty || lifecycle.owners > 0 {
             delivery.lock.unlock()
-            observer.clear()
-            return
+            return .clearObserver
         }
-        finishRemoving(observer)
+        return finishRemoving(observer, listed: true)
     }
 
     /// The rest of `remove(_:)` when a delivery is in progress, the snapshot holds
-    /// observers, or the core may detach. Called with the lock held; unlocks.
+    /// observers, the core may detach, or `observer` was not listed (the completion took
+    /// it, or it arrived late). Called with the lock held; unlocks.
+    ///
+    /// What it lets go of after unlocking (the observer's closures, a dropped snapshot,
+    /// the subscriptions of a detached core) may hold the core's last owner, so it holds
+    /// the core meanwhile, and hands that retain to the caller with the result.
     @inlinable @inline(never)
-    func finishRemoving(_ observer: Observer<Value>) {
+    func finishRemoving(_ observer: Observer<Value>, listed: Bool) -> Removal {
         var dropped: ContiguousArray<Observer<Value>>?
         let delivering = delivery.isDelivering
         if delivering {
@@ -154,10 +167,17 @@ extension SignalCore {
             dropped = previous
         }
         let detach = observers.isEmpty && lifecycle.owners <= 0 ? takeUpstreamsIfUnused() : nil
+        // An unlisted observer changed nothing, and the core retains itself only while it
+        // has observers.
+        assert(listed || !(observers.isEmpty && retainsItself), "a core without observers retains itself")
+        let releasesItself = listed && observers.isEmpty && retainsItself
+        if releasesItself { retainsItself = false }
+        _ = Unmanaged.passRetained(self)
         delivery.lock.unlock()
         if !delivering { observer.clear() }
         withExtendedLifetime(dropped) {}
         detach?.dispose()
+        return listed ? .release(count: releasesItself ? 2 : 1) : .settleLoanAndRelease
     }
 
     /// Keeps `disposable` (a subscription to a source) until this core detaches.
@@ -170,20 +190,40 @@ extension SignalCore {
         if detached { disposable.dispose() }
     }
 
-    /// A public wrapper (a ``Signal`` or ``Property``) now refers to this core.
+    /// A public wrapper (a ``Signal`` or ``Property``) now refers to this core, which no
+    /// longer needs to retain itself for its observers.
     @inlinable
     func retainOwner() {
-        delivery.lock.withLock { lifecycle.changeOwners(by: 1) }
+        delivery.lock.lock()
+        lifecycle.changeOwners(by: 1)
+        let releasesItself = retainsItself && lifecycle.owners > 0
+        if releasesItself { retainsItself = false }
+        delivery.lock.unlock()
+        // The caller, making the wrapper, holds the core: this is never the last release.
+        if releasesItself { Unmanaged.passUnretained(self).release() }
     }
 
-    /// A public wrapper went away; with no observers left the core stops listening upstream.
+    /// A public wrapper went away; with no observers left the core stops listening
+    /// upstream, and with observers it retains itself for them.
     @inlinable
     func releaseOwner() {
         delivery.lock.lock()
         lifecycle.changeOwners(by: -1)
         let detach = takeUpstreamsIfUnused()
+        if !observers.isEmpty { retainItselfIfUnowned() }
         delivery.lock.unlock()
         detach?.dispose()
+    }
+
+    /// Retains the core for its observers when no wrapper refers to it any more, so that
+    /// a listed observer's core is alive until the observer leaves the list. Called with
+    /// the lock held, when the core has observers.
+    @inlinable
+    func retainItselfIfUnowned() {
+        if !retainsItself, lifecycle.owners <= 0 {
+            retainsItself = true
+            _ = Unmanaged.passRetained(self)
+        }
     }
 
     /// Detaches the core when nothing refers to it any more: no owner and no observer.
@@ -263,4 +303,20 @@ struct Detachment {
     func dispose() {
         upstreams.forEach { $0.dispose() }
     }
+}
+
+/// What the caller of `SignalCore.remove(_:)` does once it returns: `remove` runs on a
+/// core the caller does not own a reference to, so it never lets the core go itself.
+@usableFromInline
+enum Removal {
+    /// The observer left the list; the caller clears it.
+    case clearObserver
+    /// The observer left the list and was dealt with; the caller releases the core
+    /// `count` times: the hold `remove` took while it let go of things, and, when this was
+    /// the last observer, the core's own retain.
+    case release(count: Int)
+    /// The observer was not listed: the completion took it, or it arrived late and its
+    /// catch-up is on its way. The caller releases the hold `remove` took, and settles the
+    /// loan (`Observer.settleLentCore(_:)`).
+    case settleLoanAndRelease
 }

@@ -42,6 +42,7 @@ extension SignalCore {
             if !observer.isDisposed {
                 observers.append(observer)
                 observersChanged()
+                retainItselfIfUnowned()
                 observer.register(on: self)
             }
             delivery.lock.unlock()

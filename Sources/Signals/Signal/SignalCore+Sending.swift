@@ -250,6 +250,8 @@ extension SignalCore {
         var finished: ContiguousArray<Observer<Value>> = []
         swap(&finished, &observers)
         observersChanged()
+        let releasesItself = retainsItself
+        retainsItself = false
         snapshotVersion = -1
         var sources: ContiguousArray<Disposable> = []
         swap(&sources, &upstreams)
@@ -260,12 +262,19 @@ extension SignalCore {
         deliveredCompletion = true
         var delivered: ContiguousArray<Observer<Value>> = []
         exchangeSnapshot(&delivered)
-        for observer in finished where observer.claimDisposal(completing: true) {
-            _ = observer.takeCore()
-            observer.complete()
-            observer.clear()
+        for observer in finished {
+            if observer.claimDisposal(completing: true) {
+                observer.forgetCore()
+                observer.complete()
+                observer.clear()
+            } else {
+                // A caller disposed it and may still be on its way into `remove`.
+                observer.lendCore(self)
+            }
         }
         withExtendedLifetime((finished, delivered, unstarted)) {}
         sources.forEach { $0.dispose() }
+        // Whoever called this holds the core: this is never the last release.
+        if releasesItself { Unmanaged.passUnretained(self).release() }
     }
 }

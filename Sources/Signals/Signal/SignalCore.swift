@@ -20,9 +20,9 @@
 ///
 /// ```text
 /// Signal / Property ──▶ SignalCore ◀── Signal.Input
-///                        │  │   ▲
-///           observers,   │  │   │ core (while registered; nil once disposed or completed)
-///           snapshot     ▼  │   │
+///                        │  │   ▲ ▲
+///           observers,   │  │   │ └─ itself, while it has observers and no owner
+///           snapshot     ▼  │   ┊ core (not retained; nil once disposed or completed)
 ///                     Observer ◀── the caller (the Disposable `observe` returns)
 ///                        │  │
 ///                        │  └─ ClosureObserver: the caller's closures, inline (cleared on
@@ -33,8 +33,16 @@
 ///                        SignalCore ──delivery──▶ Delivery ──pending──▶ queued work
 /// ```
 ///
-/// The cycle core → observer → core is broken when the observer is disposed (`remove`)
-/// or the core completes (`emitCompleted` empties the list and takes each observer's core).
+/// An observer does not retain its core. A core with observers is held by its owners, or
+/// by itself when it has none (`retainsItself`, taken and let go under the lock as
+/// observers and owners come and go), so a listed observer's core is alive: a chain is
+/// kept by its observers as it always was. An observer leaves the list only by `remove`,
+/// which its disposer calls, or by the completion, which lends the core to a disposer
+/// that claimed the observer but has not reached `remove` yet (`Observer.lendCore(_:)`);
+/// a late observer, never listed, is lent the core by its catch-up the same way. `remove`
+/// runs on a core its caller does not own and never releases it; it returns what the
+/// caller lets go of after (`Removal`).
+///
 /// The cycle source core → forward observer → output core → upstreams is broken when the
 /// output detaches (nobody owns or observes it) or completes. A wrapper (``Signal``,
 /// ``Property``) counts as an owner (`Lifecycle.active(owners:)`); `Signal.Input` does
@@ -43,17 +51,19 @@
 /// ## Locks
 ///
 /// - `delivery.lock` (a `SpinLock`, one per `Delivery`, so shared by a chain's cores)
-///   guards `observers`, `lifecycle`, `upstreams`, `start`, `committed`, `commitCount`,
-///   and the delivery's `isDelivering`, `pending`, `retired` and `version`. It is held for
-///   a few instructions only: no user code runs under it, no other lock is taken under it,
-///   and what a section lets go of (an old snapshot, a replaced value, closures) is
-///   released after unlocking, since releasing can run user code (a `deinit`).
+///   guards `observers`, `lifecycle`, `retainsItself`, `upstreams`, `start`, `committed`,
+///   `commitCount`, and the delivery's `isDelivering`, `pending`, `retired` and `version`.
+///   It is held for a few instructions only: no user code runs under it, no other lock is
+///   taken under it, and what a section lets go of (an old snapshot, a replaced value,
+///   closures) is released after unlocking, since releasing can run user code (a `deinit`).
 /// - `Observer.ending`, an atomic, decides once who ends an observer: a caller's
-///   `dispose()` or the core's completion.
+///   `dispose()` or the core's completion. `Observer.lending`, another, settles once
+///   whether a completion that lost that race lent the core to the caller.
 /// - Touched only by the delivering thread, without a lock: `snapshot` and what is derived
-///   from it, `seenDeliveryVersion`, `Delivery.versionAtDelivery`, the replay buffer's
-///   values, and operators' `StateCell`s. (`remove` also drops the snapshot, under the
-///   lock, when no delivery is in progress, so a disposed observer is freed at once.)
+///   from it, `seenDeliveryVersion`, `deliveredCompletion`, `Delivery.versionAtDelivery`,
+///   the replay buffer's values, and operators' `StateCell`s. (`remove` also drops the
+///   snapshot, under the lock, when no delivery is in progress, so a disposed observer is
+///   freed at once.)
 ///
 /// ## Invariants
 ///
@@ -100,11 +110,12 @@
 ///   snapshot, the core still in use) in line and the rest out of line, so that case
 ///   releases no empty optionals; `add`'s short path is taken by an active core only, one
 ///   compare of `lifecycle`'s case rather than a switch (26 instructions of 719).
-/// - An observer holds its core through `Unmanaged` (`register(on:)`, `takeCore()`), set
-///   once at registration and taken when it is disposed or completed, which is always
-///   before it is freed: a strong optional released the empty reference once when it was
-///   assigned and again in the observer's `deinit` (33 instructions of a subscribe +
-///   dispose). The observer still retains its core while registered.
+/// - An observer does not retain its core (see "Ownership"): a subscription to a core
+///   someone owns costs no retain and release of the core, two of the eight atomic
+///   read-modify-writes a subscribe + dispose did, which were most of its time. The
+///   races this opens (a dispose on one thread, the completion and the last release on
+///   another) are closed by the core's own retain and by the completion's loan, which
+///   cost atomics only when an observer is disposed while its core completes.
 /// - `@exclusivity(unchecked)` on state touched only under the lock or by the delivering
 ///   thread, and an `@inlinable` core, so that clients specialize it for their types.
 /// - A spin lock (`SpinLock`, yielding after 32 spins), not a futex: its sections are a few
@@ -134,6 +145,10 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     /// subscriptions to its sources (`onStart(_:)`), or the work of `Signal.init(_:)`.
     /// Let go unrun when the core detaches or completes first.
     @usableFromInline @exclusivity(unchecked) var start: (() -> Void)?
+    /// Whether the core holds a retain of itself, which it does while it has observers
+    /// and no owner (`retainItselfIfUnowned()`): an observer does not retain its core, so
+    /// this keeps a listed observer's core alive until the observer leaves the list.
+    @usableFromInline @exclusivity(unchecked) var retainsItself = false
     /// Bumped whenever `observers` changes, so an unchanged list is not copied per delivery.
     @usableFromInline @exclusivity(unchecked) var observersVersion = 0
 
