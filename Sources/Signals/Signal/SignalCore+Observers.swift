@@ -93,10 +93,12 @@ extension SignalCore {
         observer.register(on: self)
         let replay = self.replay
         let entered = enterDeliveryLocked(releasing: ()) {
-            queue((observer, initial, replay)) { core, entry in core.catchUpAndComplete(entry) }
+            queue((observer, initial, replay)) { core, entry in core.catchUpAndComplete(entry.0, entry.1, entry.2) }
         }
         if entered {
-            catchUpAndComplete((observer, initial, replay))
+            // Three arguments, not a tuple: in a debug build a tuple of generic types
+            // instantiates metadata, an allocation the benchmarks' thresholds count.
+            catchUpAndComplete(observer, initial, replay)
             delivery.leave()
         }
     }
@@ -105,9 +107,9 @@ extension SignalCore {
     /// completion, unless a caller disposed it meanwhile: then the caller may still be on
     /// its way into `remove`, and is lent the core (see `Observer.lendCore(_:)`).
     @inlinable
-    func catchUpAndComplete(_ entry: (Observer<Value>, (() -> Value)?, ReplayBuffer<Value>?)) {
-        Self.catchUp(entry)
-        let observer = entry.0
+    func catchUpAndComplete(_ observer: Observer<Value>, _ initial: (() -> Value)?, _ replay: ReplayBuffer<Value>?) {
+        if let initial, !observer.isDisposed { observer.receive(initial()) }
+        replay?.replay(to: observer)
         if observer.claimDisposal(completing: true) {
             observer.forgetCore()
             observer.complete()
@@ -177,7 +179,7 @@ extension SignalCore {
         if !delivering { observer.clear() }
         withExtendedLifetime(dropped) {}
         detach?.dispose()
-        return listed ? .release(count: releasesItself ? 2 : 1) : .settleLoanAndRelease
+        return listed ? .release(withOwnRetain: releasesItself) : .settleLoanAndRelease
     }
 
     /// Keeps `disposable` (a subscription to a source) until this core detaches.
@@ -311,10 +313,10 @@ struct Detachment {
 enum Removal {
     /// The observer left the list; the caller clears it.
     case clearObserver
-    /// The observer left the list and was dealt with; the caller releases the core
-    /// `count` times: the hold `remove` took while it let go of things, and, when this was
-    /// the last observer, the core's own retain.
-    case release(count: Int)
+    /// The observer left the list and was dealt with; the caller releases the hold
+    /// `remove` took while it let go of things and, `withOwnRetain` when this was the last
+    /// observer of an unowned core, the core's own retain.
+    case release(withOwnRetain: Bool)
     /// The observer was not listed: the completion took it, or it arrived late and its
     /// catch-up is on its way. The caller releases the hold `remove` took, and settles the
     /// loan (`Observer.settleLentCore(_:)`).
