@@ -157,12 +157,12 @@ extension SignalCore {
     /// the core meanwhile, and hands that retain to the caller with the result.
     @inlinable @inline(never)
     func finishRemoving(_ observer: Observer<Value>, listed: Bool) -> Removal {
-        var dropped: ContiguousArray<Observer<Value>>?
+        var dropped: [Observer<Value>]?
         let delivering = delivery.isDelivering
         if delivering {
             delivery.retired.append(Delivery.Retired(observer: observer, core: self))
         } else if !snapshot.isEmpty {
-            var previous: ContiguousArray<Observer<Value>> = []
+            var previous: [Observer<Value>] = []
             exchangeSnapshot(&previous)
             snapshotVersion = -1
             seenDeliveryVersion = -1

@@ -176,7 +176,7 @@ extension SignalCore {
 
     /// Swaps `other` and `snapshot`, and brings what is derived from the snapshot up to date.
     @inlinable
-    func exchangeSnapshot(_ other: inout ContiguousArray<Observer<Value>>) {
+    func exchangeSnapshot(_ other: inout [Observer<Value>]) {
         swap(&other, &snapshot)
         let elements = snapshot.withUnsafeBufferPointer { $0 }
         snapshotElements = elements
@@ -191,7 +191,7 @@ extension SignalCore {
     /// Empties the snapshot (see `SnapshotHolder`).
     @usableFromInline
     func dropSnapshot() -> Any {
-        var dropped: ContiguousArray<Observer<Value>> = []
+        var dropped: [Observer<Value>] = []
         exchangeSnapshot(&dropped)
         snapshotVersion = -1
         seenDeliveryVersion = -1
@@ -202,7 +202,7 @@ extension SignalCore {
     /// previous snapshot, which the caller releases after unlocking (releasing an observer
     /// can free closures, and so run user code).
     @inlinable
-    func takeSnapshot() -> ContiguousArray<Observer<Value>>? {
+    func takeSnapshot() -> [Observer<Value>]? {
         guard snapshotVersion != observersVersion else { return nil }
         var previous = observers
         exchangeSnapshot(&previous)
@@ -247,7 +247,7 @@ extension SignalCore {
             delivery.lock.unlock()
             return
         }
-        var finished: ContiguousArray<Observer<Value>> = []
+        var finished: [Observer<Value>] = []
         swap(&finished, &observers)
         observersChanged()
         let releasesItself = retainsItself
@@ -260,7 +260,7 @@ extension SignalCore {
         delivery.lock.unlock()
         // Emptied first, so a value emitted while observers complete reaches none of them.
         deliveredCompletion = true
-        var delivered: ContiguousArray<Observer<Value>> = []
+        var delivered: [Observer<Value>] = []
         exchangeSnapshot(&delivered)
         for observer in finished {
             if observer.claimDisposal(completing: true) {

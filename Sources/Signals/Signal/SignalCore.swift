@@ -137,7 +137,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
 
     // MARK: Observer list and lifetime (guarded by the delivery's lock)
 
-    @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<Observer<Value>> = []
+    @usableFromInline @exclusivity(unchecked) var observers: [Observer<Value>] = []
     @usableFromInline @exclusivity(unchecked) var lifecycle = Lifecycle.active(owners: 0)
     /// Subscriptions to sources, disposed when the core detaches or completes.
     @usableFromInline @exclusivity(unchecked) var upstreams: ContiguousArray<Disposable> = []
@@ -155,7 +155,7 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     // MARK: Snapshot (touched only by the delivering thread)
 
     /// The observers a delivery goes to; replaced only with `exchangeSnapshot(_:)`.
-    @usableFromInline @exclusivity(unchecked) var snapshot: ContiguousArray<Observer<Value>> = []
+    @usableFromInline @exclusivity(unchecked) var snapshot: [Observer<Value>] = []
     /// The elements of `snapshot`, read by `emit` without retaining the array or its
     /// observers: `snapshot` owns them, and its storage is never changed in place, only
     /// replaced (which sets this again).
