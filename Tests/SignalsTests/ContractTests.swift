@@ -261,6 +261,33 @@ import Testing
         input.send(1)
     }
 
+    @Test(.tags(.regression)) func aDerivedSignalDisposedDuringADeliveryIsFreedWhenItEnds() {
+        // A value queued during the delivery carried the observers of then, the map's
+        // link among them, and made them the snapshot again after the link was disposed:
+        // the link and its closure stayed until the source delivered again.
+        let (signal, input) = Signal<Int>.pipe()
+        let tracker = ReleaseTracker()
+        let mapped: Disposable
+        do {
+            let token = Token()
+            tracker.track(token, "map closure capture")
+            mapped = signal.map { value -> Int in
+                _ = token
+                return value
+            }.observe { _ in }
+        }
+        let once = Locked(false)
+        let sender = signal.observe { _ in
+            guard !once.value else { return }
+            once.value = true
+            input.send(2)
+            mapped.dispose()
+        }
+        input.send(1)
+        tracker.assertAllReleased()
+        sender.dispose()
+    }
+
     @Test func aDerivedChainIsFreedWhenItsLastObserverIsDisposed() {
         let (signal, input) = Signal<Int>.pipe()
         let tracker = ReleaseTracker()

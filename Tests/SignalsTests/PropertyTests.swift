@@ -104,4 +104,26 @@ import Testing
         source = nil
         recorder.assertEvents([.value(3), .completed])
     }
+
+    @Test(.tags(.regression)) func aCombinationKeepsDeliveringAfterAStepQueuedWhileItsObserversChanged() {
+        // From inside the combination's delivery: a change of `a` queues a step, and a new
+        // observer arrives before it runs. The step's snapshot is let go after it (it is
+        // the list of before the new observer); the next change must still reach both.
+        let a = MutableProperty(1)
+        let b = MutableProperty(10)
+        let combined = Property.combineLatest(a, b)
+        let first = Locked<[Int]>([])
+        let added = Locked<Recorder<(Int, Int)>?>(nil)
+        let observer = combined.observe { value in
+            first.append(value.0 + value.1)
+            guard value.0 == 1, value.1 == 11 else { return }
+            a.value = 2
+            added.value = combined.record()
+        }
+        b.value = 11
+        b.value = 20
+        #expect(first.value == [11, 12, 13, 22])
+        #expect(added.value?.values.map { $0.0 + $0.1 } == [12, 13, 22])
+        observer.dispose()
+    }
 }

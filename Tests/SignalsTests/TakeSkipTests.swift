@@ -186,4 +186,35 @@ import Testing
         #expect(mapped.value == 1)
         recorder.assertEvents([.value(1), .completed])
     }
+
+    @Test(.tags(.regression)) func takeUntilATriggerCompletedFromInsideItsCompletionForwardsNothing() {
+        // Built inside the trigger's completion handler, while its delivery is in
+        // progress: the completed trigger ends the chain before the source sends. Queued
+        // behind that delivery, its completion came after the source's value.
+        let (trigger, triggerInput) = Signal<Int>.pipe()
+        let (source, sourceInput) = Signal<Int>.pipe()
+        let recorder = Locked<Recorder<Int>?>(nil)
+        let outer = trigger.observeCompleted {
+            recorder.value = source.take(until: trigger).record()
+            sourceInput.send(1)
+        }
+        triggerInput.sendCompleted()
+        recorder.value?.assertEvents([.completed])
+        #expect(recorder.value != nil)
+        outer.dispose()
+    }
+
+    @Test(.tags(.regression)) func skipUntilATriggerCompletedFromInsideItsCompletionLetsValuesThrough() {
+        let (trigger, triggerInput) = Signal<Int>.pipe()
+        let (source, sourceInput) = Signal<Int>.pipe()
+        let recorder = Locked<Recorder<Int>?>(nil)
+        let outer = trigger.observeCompleted {
+            recorder.value = source.skip(until: trigger).record()
+            sourceInput.send(1)
+        }
+        triggerInput.sendCompleted()
+        recorder.value?.assertValues([1])
+        #expect(recorder.value != nil)
+        outer.dispose()
+    }
 }

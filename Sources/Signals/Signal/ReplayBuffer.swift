@@ -1,10 +1,10 @@
 /// The last values a core delivered, for `share(replay:)`, oldest first.
 ///
 /// Written when a value is delivered and read when one is replayed, both inside the core's
-/// serialized deliveries (or once its last delivery has ended), so a new observer gets
-/// exactly the values delivered before its turn came, then the ones after. It needs no
-/// lock of its own and is not `Sendable`: the delivering thread touches it, and a late
-/// observer reads it only after the last delivery ended (under the delivery's lock).
+/// serialized deliveries (a late observer's too: it gets its catch-up in a delivery of its
+/// own), so a new observer gets exactly the values delivered before its turn came, then
+/// the ones after. It needs no lock of its own and is not `Sendable`: only the delivering
+/// thread touches it.
 @usableFromInline
 final class ReplayBuffer<Value> {
     @usableFromInline let limit: Int

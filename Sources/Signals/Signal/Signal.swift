@@ -2,7 +2,9 @@
 ///
 /// Observers receive the values sent after they start observing, in the order they were
 /// sent, one delivery at a time. After completion nothing more is delivered, and an
-/// observer that arrives late gets the completion at once.
+/// observer that arrives late gets the completion at once (after the values a replaying
+/// signal keeps, which wait for a delivery in progress; see "Lifetimes" in
+/// <doc:Contract>).
 ///
 /// ```swift
 /// let (taps, tap) = Signal<Int>.pipe()
@@ -66,7 +68,8 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
 
     /// Calls `action` once when the signal completes, on the thread that completes it.
     ///
-    /// When the signal has already completed, `action` runs at once.
+    /// When the signal has already completed, `action` runs at once; when its completion
+    /// was sent but waits behind a delivery in progress, `action` runs in its turn.
     @inlinable @discardableResult
     public func observeCompleted(_ action: @escaping @Sendable () -> Void) -> Disposable {
         core.add(ClosureObserver(onValue: nil, onCompleted: action))

@@ -82,16 +82,29 @@ extension SignalCore {
     /// Hands `initial` and the replayed values, then the completion, to an observer that
     /// arrived once a completion was sent. Called with the lock held; unlocks.
     ///
-    /// The observer gets them in a delivery of their own, like any other value: at once
-    /// on this thread when none is in progress, else queued behind it (with a replay
-    /// buffer, the last values may still be on their way). Cores sharing this core's
-    /// delivery (`map`, `filter`, ...) deliver in line only inside a delivery, and an
-    /// observer of theirs may dispose itself meanwhile: outside one, it would be freed
-    /// while it runs.
+    /// With nothing to hand but the completion, once it was delivered, the observer is
+    /// completed at once on this thread: an operator that subscribes to a completed trigger
+    /// (`take(until:)`) must see it end before it subscribes to anything else, also from
+    /// inside the trigger's own completion handler.
+    ///
+    /// Values go in a delivery of their own, like any other: at once on this thread when
+    /// none is in progress, else queued behind it (as is an observer that arrived while
+    /// the completion itself waits). Cores sharing this core's delivery (`map`, `filter`,
+    /// ...) deliver in line only inside a delivery, and an observer of theirs may dispose
+    /// itself meanwhile: outside one, it would be freed while it runs.
     @usableFromInline
     func addAfterCompletion(_ observer: Observer<Value>, initial: (() -> Value)?) {
-        observer.register(on: self)
         let replay = self.replay
+        if initial == nil, replay == nil, lifecycle == .terminated {
+            delivery.lock.unlock()
+            // Never registered: no one can be disposing it yet.
+            if observer.claimDisposal(completing: true) {
+                observer.complete()
+                observer.clear()
+            }
+            return
+        }
+        observer.register(on: self)
         let entered = enterDeliveryLocked(releasing: ()) {
             queue((observer, initial, replay)) { core, entry in core.catchUpAndComplete(entry.0, entry.1, entry.2) }
         }

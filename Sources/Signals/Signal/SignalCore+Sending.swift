@@ -48,9 +48,15 @@ extension SignalCore {
     /// go then). Called with the lock held (by the `enqueue` of `enterDeliveryLocked`). One
     /// allocation: pass `work` without captures, and what it needs as `argument`. Kept out
     /// of line, so that the senders' common path stays small.
+    ///
+    /// When observers of the delivery changed between queuing and running (the delivery's
+    /// `version` moved), the list of then is the snapshot only while `work` runs: kept, it
+    /// would hold observers disposed since, and their closures, until the next delivery.
+    /// Otherwise it is the current list, and stays.
     @inlinable @inline(never)
     func queue<Argument>(_ argument: Argument, _ work: @escaping (SignalCore<Value>, Argument) -> Void) {
         let observers = self.observers
+        let version = delivery.version
         delivery.pending.append { [self] in
             var previous = deliveredCompletion ? [] : observers
             exchangeSnapshot(&previous)
@@ -58,6 +64,13 @@ extension SignalCore {
             seenDeliveryVersion = -1
             withExtendedLifetime(previous) {}
             work(self, argument)
+            if version != delivery.versionAtDelivery {
+                var used: [Observer<Value>] = []
+                exchangeSnapshot(&used)
+                snapshotVersion = -1
+                seenDeliveryVersion = -1
+                withExtendedLifetime(used) {}
+            }
         }
     }
 
