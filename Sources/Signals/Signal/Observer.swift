@@ -17,8 +17,8 @@ class Observer<Value>: Disposable, @unchecked Sendable {
     /// which then lends the core to a disposer on its way (`lendCore(_:)`). A late
     /// observer is never listed, and its catch-up does the same.
     ///
-    /// Not retaining it saves two atomic operations per subscription, a fifth of a
-    /// subscribe + dispose (scenario C in `Docs/Benchmarks.md`).
+    /// Not retaining it saves two of the eight atomic read-modify-writes a subscribe +
+    /// dispose did (scenario C in `Docs/Benchmarks.md`).
     @usableFromInline @exclusivity(unchecked) final var registeredCore: Unmanaged<SignalCore<Value>>?
     /// Why the observer ended, set once: 0 while live, `Observer.disposedByCaller` when a
     /// caller disposed it, `Observer.completedBySignal` when its signal completed. One
