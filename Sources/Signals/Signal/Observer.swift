@@ -49,10 +49,19 @@ class Observer<Value>: Disposable, @unchecked Sendable {
         registeredCore = Unmanaged.passUnretained(core)
     }
 
-    /// Forgets the core, once the core's completion has claimed this observer.
+    /// Ends this observer, registered on `core`, for `core`'s completion: completes and
+    /// clears it, unless a caller disposed it first; that caller may still be on its way
+    /// into `remove`, so it is lent the core (`lendCore(_:)`). Called by the completion or
+    /// a late observer's catch-up, while it runs on `core`.
     @inlinable
-    final func forgetCore() {
-        registeredCore = nil
+    final func complete(registeredOn core: SignalCore<Value>) {
+        if claimDisposal(completing: true) {
+            registeredCore = nil
+            complete()
+            clear()
+        } else {
+            lendCore(core)
+        }
     }
 
     /// Keeps `core` alive for the caller that disposed this observer after `core` stopped

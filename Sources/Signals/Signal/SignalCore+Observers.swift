@@ -61,10 +61,10 @@ extension SignalCore {
         // queued work runs).
         let replay = self.replay
         let entered = enterDeliveryLocked(releasing: ()) {
-            queue((observer, initial, replay)) { _, entry in Self.catchUp(entry) }
+            queue((observer, initial, replay)) { _, entry in Self.catchUp(entry.0, entry.1, entry.2) }
         }
         if entered {
-            Self.catchUp((observer, initial, replay))
+            Self.catchUp(observer, initial, replay)
             delivery.leave()
         }
         starting?()
@@ -73,8 +73,7 @@ extension SignalCore {
 
     /// Hands a new observer `initial`, then the replayed values, unless it was disposed.
     @inlinable
-    static func catchUp(_ entry: (Observer<Value>, (() -> Value)?, ReplayBuffer<Value>?)) {
-        let (observer, initial, replay) = entry
+    static func catchUp(_ observer: Observer<Value>, _ initial: (() -> Value)?, _ replay: ReplayBuffer<Value>?) {
         if let initial, !observer.isDisposed { observer.receive(initial()) }
         replay?.replay(to: observer)
     }
@@ -117,19 +116,11 @@ extension SignalCore {
     }
 
     /// Hands a late observer `initial` and the replayed values (see `catchUp`), then the
-    /// completion, unless a caller disposed it meanwhile: then the caller may still be on
-    /// its way into `remove`, and is lent the core (see `Observer.lendCore(_:)`).
+    /// completion (see `Observer.complete(registeredOn:)`).
     @inlinable
     func catchUpAndComplete(_ observer: Observer<Value>, _ initial: (() -> Value)?, _ replay: ReplayBuffer<Value>?) {
-        if let initial, !observer.isDisposed { observer.receive(initial()) }
-        replay?.replay(to: observer)
-        if observer.claimDisposal(completing: true) {
-            observer.forgetCore()
-            observer.complete()
-            observer.clear()
-        } else {
-            observer.lendCore(self)
-        }
+        Self.catchUp(observer, initial, replay)
+        observer.complete(registeredOn: self)
     }
 
     /// Removes a disposed observer; it is cleared now, or when the delivery in progress

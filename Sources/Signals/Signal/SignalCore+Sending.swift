@@ -275,16 +275,7 @@ extension SignalCore {
         deliveredCompletion = true
         var delivered: [Observer<Value>] = []
         exchangeSnapshot(&delivered)
-        for observer in finished {
-            if observer.claimDisposal(completing: true) {
-                observer.forgetCore()
-                observer.complete()
-                observer.clear()
-            } else {
-                // A caller disposed it and may still be on its way into `remove`.
-                observer.lendCore(self)
-            }
-        }
+        for observer in finished { observer.complete(registeredOn: self) }
         withExtendedLifetime((finished, delivered, unstarted)) {}
         sources.forEach { $0.dispose() }
         // Whoever called this holds the core: this is never the last release.
