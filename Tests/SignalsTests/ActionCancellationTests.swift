@@ -17,6 +17,38 @@ final class LateResult: Sendable {
     deinit { onRelease() }
 }
 
+/// What became of each round of a cancel race: its token freed (its work never started, or
+/// its task ended), or its task waiting in its work, cancelled or not.
+final class RoundOutcomes: Sendable {
+    private let state = Locked<(settled: Set<Int>, gates: [Int: CancellationGate], waiting: Set<Int>)>(([], [:], []))
+    private let settledRounds = EventLog<Int>()
+
+    /// The rounds whose task waits in its work and was never cancelled.
+    var leftRunning: [Int] {
+        let state = state.value
+        return state.waiting.filter { state.gates[$0]?.isCancelled == false }.sorted()
+    }
+
+    /// The gate round `round`'s work waits at, which tells it when it starts waiting.
+    func gate(for round: Int) -> CancellationGate {
+        let gate = CancellationGate { [self] in
+            state.withLock { _ = $0.waiting.insert(round) }
+            settle(round)
+        }
+        state.withLock { $0.gates[round] = gate }
+        return gate
+    }
+
+    func settle(_ round: Int) {
+        if state.withLock({ $0.settled.insert(round).inserted }) { settledRounds.append(round) }
+    }
+
+    /// Returns once each of `rounds` rounds has been freed or is waiting.
+    func waitUntilEveryRoundIsSettled(_ rounds: Int) async {
+        await settledRounds.wait(forCount: rounds)
+    }
+}
+
 /// `Action` with async work, `apply()` for `Void` input, and `cancel()`.
 @Suite(.timeLimit(.minutes(1))) struct ActionCancellationTests {
     struct Failure: Error, Equatable {
@@ -187,6 +219,51 @@ final class LateResult: Sendable {
         #expect(errors.values.first is CancellationError)
         #expect(values.values.isEmpty)
         holder.value = nil
+    }
+
+    @Test(.tags(.regression)) func aCancelLandingAsARunStartsAlwaysStopsItsWork() async {
+        // Another thread cancels as `isExecuting` turns true, a little later from round to
+        // round, so that the cancel lands in every part of `apply`'s start: before the run
+        // is recorded, while its task is being made, or after. Every run must end cancelled,
+        // and no task may be left running.
+        let rounds = 300
+        let outcomes = RoundOutcomes()
+        var uncancelledRounds: [Int] = []
+        for round in 0..<rounds {
+            let gate = outcomes.gate(for: round)
+            let token = LateResult(round) { outcomes.settle(round) }
+            let action = Action<Int, Int> { _ in
+                await gate.waitForCancellation()
+                return token.value
+            }
+            let errors = action.errors.record()
+            let cancelled = DispatchSemaphore(value: 0)
+            let delay = round % 25 * 150
+            DispatchQueue.global().async {
+                while !action.isExecuting.value {}
+                var spins = 0
+                while spins < delay { spins = spins &+ 1 }
+                action.cancel()
+                cancelled.signal()
+            }
+            #expect(action.apply(round))
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    cancelled.wait()
+                    continuation.resume()
+                }
+            }
+            if !(errors.values.count == 1 && errors.values.first is CancellationError) {
+                uncancelledRounds.append(round)
+            }
+            #expect(!action.isExecuting.value)
+        }
+        #expect(uncancelledRounds.isEmpty, "runs not ended by the cancel: \(uncancelledRounds)")
+        // Every cancel has returned, and a cancel stops its task before it returns. So each
+        // round's token is freed (no task, or one that ended), or its task entered its work
+        // uncancelled and waits there for good: a run left running.
+        await outcomes.waitUntilEveryRoundIsSettled(rounds)
+        #expect(outcomes.leftRunning.isEmpty, "runs left running: \(outcomes.leftRunning)")
     }
 
     // MARK: The completion is @Sendable

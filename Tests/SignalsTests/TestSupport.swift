@@ -121,8 +121,15 @@ final class EventLog<Event: Sendable>: Sendable {
 /// Suspends work until the task running it is cancelled (or returns at once if it already is).
 final class CancellationGate: Sendable {
     private let state = Locked<(cancelled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let onWaiting: @Sendable () -> Void
 
-    init() {}
+    /// - Parameter onWaiting: Called when work starts waiting, not cancelled yet.
+    init(onWaiting: @escaping @Sendable () -> Void = {}) {
+        self.onWaiting = onWaiting
+    }
+
+    /// Whether the task waiting here, or about to, has been cancelled.
+    var isCancelled: Bool { state.value.cancelled }
 
     func waitForCancellation() async {
         await withTaskCancellationHandler {
@@ -132,7 +139,7 @@ final class CancellationGate: Sendable {
                     state.waiter = continuation
                     return false
                 }
-                if cancelled { continuation.resume() }
+                if cancelled { continuation.resume() } else { onWaiting() }
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in

@@ -36,8 +36,8 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     private let valuesInput: Signal<Output>.Input
     private let errorsInput: Signal<any Error>.Input
     private let lock = SpinLock()
-    /// The run in progress: how to end it and how to stop its work.
-    private var current: (finish: Once<Result<Output, any Error>>, stop: Disposable?)?
+    /// The run in progress: its completion, which also knows how to stop its work.
+    private var current: Once<Result<Output, any Error>>?
     /// A `cancel()` that came while a run was starting (executing, but not yet `current`).
     private var pendingCancel = false
 
@@ -191,12 +191,12 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
             }
             executing.value = false
             // Cleared only now, so a `cancel()` never mistakes an ending run for a starting one.
-            lock.withLock { if current?.finish.token === run { current = nil } }
+            lock.withLock { if current?.token === run { current = nil } }
             ended?(result)
         }
         finish.token = run
         let cancelled: Bool = lock.withLock {
-            current = (finish, nil)
+            current = finish
             defer { pendingCancel = false }
             return pendingCancel
         }
@@ -204,13 +204,9 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
             _ = finish.cancel(with: .failure(CancellationError()))
             return finish
         }
-        let stop = work(isolation) { finish.run($0) }
-        let ended: Bool = lock.withLock {
-            guard let run = current, run.finish === finish else { return true }
-            current = (finish, stop)
-            return false
-        }
-        if ended, finish.isCancelled { stop?.dispose() }
+        // The run may be cancelled at any point from here on, from any thread: `attach`
+        // stops the work itself when the cancel came first.
+        finish.attach(work(isolation) { finish.run($0) })
         return finish
     }
 
@@ -225,14 +221,13 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
 
     /// Ends the run whose completion is `target` (any run in progress when nil).
     private func cancel(_ target: Once<Result<Output, any Error>>?) {
-        let current: (finish: Once<Result<Output, any Error>>, stop: Disposable?)? = lock.withLock {
+        let current: Once<Result<Output, any Error>>? = lock.withLock {
             // Executing with no run recorded: a run is starting; it ends as soon as it is.
             if target == nil, self.current == nil, executing.value { pendingCancel = true }
             return self.current
         }
-        guard let run = current, target == nil || run.finish === target else { return }
-        guard run.finish.cancel(with: .failure(CancellationError())) else { return }
-        run.stop?.dispose()
+        guard let run = current, target == nil || run === target else { return }
+        _ = run.cancel(with: .failure(CancellationError()))
     }
 }
 
@@ -290,44 +285,62 @@ private final class RunWaiter<Argument>: @unchecked Sendable {
 /// Tells one run of an action from another.
 private final class RunToken: Sendable {}
 
-/// Runs its closure on the first call only, from any thread.
-// Safe to share: `body` and `isCancelled` are touched only under `lock`; `token` is set once
-// before the object is shared.
+/// Runs its closure on the first call only, from any thread, and stops the run's work when
+/// that call is a cancellation.
+// Safe to share: `body`, `stop` and `cancelled` are touched only under `lock`; `token` is set
+// once before the object is shared.
 private final class Once<Argument>: @unchecked Sendable {
     /// The run this completion belongs to.
     var token: RunToken?
     private let lock = SpinLock()
     private var body: ((Argument) -> Void)?
+    /// How to stop the run's work, once the work has started and said how.
+    private var stop: Disposable?
     private var cancelled = false
 
     init(_ body: @escaping (Argument) -> Void) {
         self.body = body
     }
 
-    /// Whether the first call came from `cancel(with:)`.
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    /// Keeps how to stop the run's work; stops it at once if the run was cancelled first.
+    ///
+    /// The cancel and the work's start race (the cancel may come from any thread while the
+    /// work is being started), so whichever comes second stops the work: one lock decides.
+    func attach(_ stop: Disposable?) {
+        let stopNow: Disposable? = lock.withLock {
+            if cancelled { return stop }
+            if body != nil { self.stop = stop }
+            return nil
+        }
+        stopNow?.dispose()
+    }
 
     func run(_ argument: Argument) {
-        let body = take()
-        body?(argument)
-    }
-
-    /// Runs the closure with `argument` as a cancellation; true if this was the first call.
-    func cancel(with argument: Argument) -> Bool {
         let body: ((Argument) -> Void)? = lock.withLock {
-            guard self.body != nil else { return nil }
-            cancelled = true
-            defer { self.body = nil }
+            defer {
+                self.body = nil
+                stop = nil
+            }
             return self.body
         }
         body?(argument)
-        return body != nil
     }
 
-    private func take() -> ((Argument) -> Void)? {
-        lock.withLock {
-            defer { self.body = nil }
-            return self.body
+    /// Runs the closure with `argument` as a cancellation and stops the work, if it has
+    /// started; true if this was the first call.
+    func cancel(with argument: Argument) -> Bool {
+        let taken: (body: (Argument) -> Void, stop: Disposable?)? = lock.withLock {
+            guard let body = self.body else { return nil }
+            cancelled = true
+            defer {
+                self.body = nil
+                stop = nil
+            }
+            return (body, stop)
         }
+        guard let taken else { return false }
+        taken.body(argument)
+        taken.stop?.dispose()
+        return true
     }
 }
