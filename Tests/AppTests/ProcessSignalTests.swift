@@ -98,10 +98,9 @@ final class LiveHomes: Sendable {
         child.executableURL = URL(fileURLWithPath: "/bin/cat")
         child.standardInput = Pipe() // never written to or closed: cat waits forever
         try child.run()
-        let started = Date()
         child.waitUntilExit(killingAfter: 1)
+        // Killed, not ended on its own: the deadline, not the child, ended the wait.
         #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGKILL)
-        #expect(Date().timeIntervalSince(started) < 30)
     }
 
     @Test func serveStopsCleanlyOnASignalSentTheMomentItAnnouncesItself() throws {

@@ -329,6 +329,26 @@ import Testing
         }
     }
 
+    /// No test asserts elapsed real time: the suite runs under the thread sanitizer on a
+    /// loaded machine, where any stopwatch bound fails. "No real waiting" is shown by what a
+    /// test clock or scheduler did; a real delay, by the scheduler's own clock.
+    @Test func noTestTimesItselfWithTheWallClock() throws {
+        let tests = Self.sources.deletingLastPathComponent().appendingPathComponent("Tests")
+        let names = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String } ?? []
+        let stopwatches = ["ContinuousClock.now - ", "timeIntervalSince(started)", "SuspendingClock.now - "]
+        var checked = 0
+        for name in names where name.hasSuffix(".swift") {
+            let text = try String(contentsOf: tests.appendingPathComponent(name), encoding: .utf8)
+            checked += 1
+            for line in text.split(separator: "\n") where line.contains("#expect") || line.contains("#require") {
+                for stopwatch in stopwatches {
+                    #expect(!line.contains(stopwatch), "\(name) asserts elapsed time: \(line)")
+                }
+            }
+        }
+        #expect(checked > 100, "the test files were found")
+    }
+
     /// The dependencies `Package.swift` lists for the target named `target` (nil when it
     /// declares no such target): the quoted names of its entry's `dependencies:` list.
     func dependencies(of target: String, in manifest: String) -> [String]? {

@@ -170,10 +170,10 @@ import Testing
         let valueStream = action.values.values
         #expect(action.apply(21))
         #expect(action.isExecuting.value)
-        let value = await firstValue(of: valueStream, timeout: .milliseconds(900))
+        let value = await firstValue(of: valueStream, timeout: .seconds(30))
         #expect(value == 42)
         // `isExecuting` turns false right after the value.
-        let changes = await firstValues(of: executingChanges, count: 2, timeout: .milliseconds(900))
+        let changes = await firstValues(of: executingChanges, count: 2, timeout: .seconds(30))
         #expect(changes == [true, false])
         #expect(!action.isExecuting.value)
         #expect(action.isEnabled.value)
@@ -191,7 +191,7 @@ import Testing
             received.signal()
         }
         #expect(action.apply(()))
-        #expect(received.wait(timeout: .now() + .milliseconds(900)) == .success)
+        #expect(received.wait(timeout: .now() + .seconds(30)) == .success)
         #expect(codes.value == [3])
         subscription.dispose()
     }

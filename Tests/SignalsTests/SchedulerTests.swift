@@ -226,7 +226,7 @@ import Testing
                 if index == 19 { done.signal() }
             }
         }
-        #expect(done.wait(timeout: .now() + .milliseconds(900)) == .success)
+        #expect(done.wait(timeout: .now() + .seconds(30)) == .success)
         #expect(order.value == Array(0..<20))
         #expect(onQueue.value)
     }
@@ -239,23 +239,23 @@ import Testing
         scheduler.schedule(after: .milliseconds(40)) { done.signal() }
         cancelled.dispose()
         #expect(cancelled.isDisposed)
-        #expect(done.wait(timeout: .now() + .milliseconds(900)) == .success)
+        #expect(done.wait(timeout: .now() + .seconds(30)) == .success)
         #expect(ran.value == 0)
     }
 
     @Test func queueSchedulerWaitsForDelay() {
         let scheduler = QueueScheduler(label: "scheduler-tests.delay")
         let done = DispatchSemaphore(value: 0)
-        let start = ContinuousClock.now
         let scheduledAt = scheduler.now
         let firedAt = Locked<Duration>(.zero)
         scheduler.schedule(after: .milliseconds(30)) {
             firedAt.value = scheduler.now
             done.signal()
         }
-        #expect(done.wait(timeout: .now() + .milliseconds(900)) == .success)
-        #expect(ContinuousClock.now - start >= .milliseconds(25))
-        #expect(firedAt.value - scheduledAt >= .milliseconds(25))
+        #expect(done.wait(timeout: .now() + .seconds(30)) == .success)
+        // The scheduler's own clock says the delay passed (it cannot fire early); the
+        // test times nothing itself.
+        #expect(firedAt.value - scheduledAt >= .milliseconds(30))
     }
 
     @Test(.tags(.regression)) func aFollowerOnASchedulerAndAZipKeepFollowingOnceTheirPropertyIsLetGo() {
