@@ -4,7 +4,8 @@ extension Signal {
     /// Nothing is sent until all have sent; the result completes when all have completed.
     /// It is for a list whose length is known only at run time (one signal per row). An empty
     /// list sends `[]` to its first observer, then completes, as ``init(value:)`` does: the
-    /// combination of nothing is known at once (RxSwift completes without a value).
+    /// combination of nothing is known at once (RxSwift's `combineLatest` of an empty
+    /// collection does the same).
     ///
     /// ```swift
     /// let allValid = Signal.combineLatest(fields.map(\.isValid)).map { $0.allSatisfy { $0 } }
