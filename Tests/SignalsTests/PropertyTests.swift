@@ -16,7 +16,30 @@ import Testing
         let recorder = property.signal.record()
         property.value = 2
         recorder.assertValues([2])
-        #expect(property.signal === property.signal)
+        // Each read gives a wrapper of the signal in use; all of them carry every change.
+        let later = property.signal.record()
+        property.value = 3
+        recorder.assertValues([2, 3])
+        later.assertValues([3])
+    }
+
+    @Test(.tags(.regression)) func aPropertyWhoseSignalWasReadIsFreedOnceNothingUsesIt() {
+        // The signal's core is not owned by the property's node: a property fed by a
+        // subscription of its own (here `flatMapLatest`, over roots its closure keeps)
+        // would otherwise keep itself, and those roots, alive for good.
+        let tracker = ReleaseTracker()
+        var selected: MutableProperty<Int>? = MutableProperty(0)
+        var folders: [MutableProperty<Int>]? = [MutableProperty(1), MutableProperty(2)]
+        tracker.track(selected!, "selected")
+        for (index, folder) in folders!.enumerated() { tracker.track(folder, "folder \(index)") }
+        var rows: Property<Int>? = selected!.flatMapLatest { [folders] in folders![$0] }
+        let observation = rows!.signal.observe { _ in }
+        selected?.value = 1
+        observation.dispose()
+        rows = nil
+        selected = nil
+        folders = nil
+        tracker.assertAllReleased()
     }
 
     @Test func readOnlyViewFollowsAndKeepsItsSourceAlive() {

@@ -55,16 +55,24 @@ public final class Activity<Failure: Error>: Sendable {
         }
     }
 
+    // Each of these changes both properties in one batch: what is derived from both (a
+    // screen's state) changes once per start or end, never showing "not running, no
+    // failure yet" between the two.
+
     fileprivate func begin() {
-        running.update { $0 + 1 }
-        // One atomic step: a failure set by a run that ends meanwhile is not erased by a
-        // read of the old one.
-        lastFailure.update { current in current == nil ? nil : .some(nil) }
+        withBatchedChanges {
+            running.update { $0 + 1 }
+            // One atomic step: a failure set by a run that ends meanwhile is not erased by a
+            // read of the old one.
+            lastFailure.update { current in current == nil ? nil : .some(nil) }
+        }
     }
 
     fileprivate func end(failing failure: Failure?) {
-        if let failure { lastFailure.value = failure }
-        running.update { $0 - 1 }
+        withBatchedChanges {
+            if let failure { lastFailure.value = failure }
+            running.update { $0 - 1 }
+        }
     }
 }
 

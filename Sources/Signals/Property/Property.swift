@@ -19,23 +19,31 @@ extension Change: Sendable where Value: Sendable {}
 final class PropertyNode<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let core: SignalCore<Change<Value>>
     @usableFromInline let read: () -> Value
+    /// Whether a property fed by a signal (a `Follower`) is among this one's sources, or is
+    /// this one: then what combines it waits for the end of a root's change (`Propagation`).
+    let isFedBySignal: Bool
     private let lock = SpinLock()
-    private var changes: Signal<Value>?
+    /// The core of `signal`. It is not owned here: once nobody holds or observes it, it
+    /// detaches from this node, and the next `signal` makes another. (Owned, it would keep
+    /// this node observed, and a node fed by a subscription of its own would never let go
+    /// of it.)
+    private var changes: SignalCore<Value>?
 
-    init(core: SignalCore<Change<Value>> = SignalCore(), read: @escaping () -> Value) {
+    init(core: SignalCore<Change<Value>> = SignalCore(), isFedBySignal: Bool = false, read: @escaping () -> Value) {
         self.core = core
         self.read = read
+        self.isFedBySignal = isFedBySignal
         core.committed = .changed(read())
     }
 
-    /// The signal of later changes, made on first use.
+    /// The signal of later changes: the one in use, or a new one.
     var signal: Signal<Value> {
         lock.withLock {
-            if let changes { return changes }
-            let made = Signal<Value>(core: SignalCore<Value>())
-            let output = made.core
+            if let changes, changes.retainOwner(unlessDetached: true) { return Signal(owning: changes) }
+            let output = SignalCore<Value>()
+            let made = Signal<Value>(core: output)
             core.forward(to: output, value: { if case .changed(let value) = $0 { output.send(value) } })
-            changes = made
+            changes = output
             return made
         }
     }
@@ -170,9 +178,11 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         get { node.read() }
         set {
             let storage = self.storage
-            node.core.send {
-                storage.value = newValue
-                return (.invalidate, .changed(newValue))
+            Propagation.change {
+                node.core.send {
+                    storage.value = newValue
+                    return (.invalidate, .changed(newValue))
+                }
             }
         }
     }
@@ -183,10 +193,14 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     @discardableResult
     func update(_ transform: (Value) -> Value?) -> Bool {
         let storage = self.storage
-        return node.core.send {
-            guard let newValue = transform(storage.value) else { return nil }
-            storage.value = newValue
-            return (.invalidate, .changed(newValue))
+        var sent = false
+        Propagation.change {
+            sent = node.core.send {
+                guard let newValue = transform(storage.value) else { return nil }
+                storage.value = newValue
+                return (.invalidate, .changed(newValue))
+            }
         }
+        return sent
     }
 }

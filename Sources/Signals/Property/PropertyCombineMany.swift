@@ -23,7 +23,8 @@ extension Property {
     private static func combinedList(_ properties: [Property<Value>], equality: Equality?) -> Property<[Value]> {
         guard !properties.isEmpty else { return Property<[Value]>(value: []) }
         let nodes = properties.map(\.node)
-        let derived = PropertyNode<[Value]>(read: { nodes.map { $0.read() } })
+        let isFedBySignal = nodes.contains { $0.isFedBySignal }
+        let derived = PropertyNode<[Value]>(isFedBySignal: isFedBySignal, read: { nodes.map { $0.read() } })
         let output = derived.core
         let build: ([any Sendable]) -> [Value] = { values in values.compactMap { $0 as? Value } }
         let state = StateCell(
@@ -31,7 +32,8 @@ extension Property {
                 latest: nodes.map { $0.read() },
                 equalities: equality.map { Array(repeating: $0, count: nodes.count) }))
         state.value.inputs = nodes.count
-        let step: (CombineEvent) -> Void = { event in state.value.step(event, build: build, output: output) }
+        state.value.isFedBySignal = isFedBySignal
+        let step = CombineState.stepping(state, build: build, output: output)
         for (index, node) in nodes.enumerated() {
             CombineState.attach(node.core, at: index, to: output, step: step)
         }

@@ -1,17 +1,49 @@
 extension Property {
     /// A property that holds `initial` until `values` sends, then each value it sends.
     ///
-    /// The property observes `values` from now on (starting its work, if it has any) and
-    /// stops when it is freed; after `values` completes it keeps the last value. Changes
-    /// reach observers on the thread `values` sends from.
+    /// It is a property like any derived one (see the contract's "Properties fed by
+    /// signals"):
+    /// - Glitch-free: combined with anything derived from the same source, it never shows a
+    ///   stale pair, even when `values` is derived from that source's `signal`.
+    /// - Kept like `map`: it lives while it is kept or observed, and so does its observation
+    ///   of `values`; it completes when `values` completes, keeping the last value.
+    /// - It observes `values` from now on, not from its first observer: `value` must be
+    ///   current even before anyone observes, and a hot signal's values sent meanwhile would
+    ///   be lost. For work that should wait for a subscriber, hand it a signal that starts
+    ///   its work on observation, and observe the property only when it is needed.
+    ///
+    /// Changes reach observers on the thread `values` sends from.
     ///
     /// ```swift
     /// let status = Property(initial: "idle", then: uploads.map { "\($0.count) sent" })
     /// ```
     public convenience init(initial: Value, then values: Signal<Value>) {
-        let storage = MutableProperty(initial)
-        let subscription = values.observe { storage.value = $0 }
-        self.init(node: storage.node, sources: [storage, DisposedWithOwner(subscription)])
+        self.init(initial: initial, then: values, isEquivalent: nil)
+    }
+
+    /// A property that holds `initial` until `values` sends, then each value it sends that
+    /// differs from the last one, as `map` of an `Equatable` value skips equal ones.
+    public convenience init(initial: Value, then values: Signal<Value>) where Value: Equatable {
+        self.init(initial: initial, then: values, isEquivalent: ==)
+    }
+
+    private convenience init(
+        initial: Value, then values: Signal<Value>, isEquivalent: (@Sendable (Value, Value) -> Bool)?
+    ) {
+        let follower = Follower(initial)
+        // Touched only inside the deliveries of `values`, which never overlap.
+        let last = StateCell(initial)
+        // The observations live as long as the property is kept or observed.
+        follower.node.core.addUpstream(
+            values.observe { value in
+                if let isEquivalent {
+                    guard !isEquivalent(last.value, value) else { return }
+                    last.value = value
+                }
+                follower.set(value)
+            })
+        follower.node.core.addUpstream(values.observeCompleted { follower.node.core.sendCompleted() })
+        self.init(node: follower.node, sources: [])
     }
 
     /// A property that follows the property `transform` makes from this one's value.
@@ -26,7 +58,19 @@ extension Property {
     /// `transform` runs on the thread that changes this property, for every change, and
     /// twice for the value current when the property is made (once to read the first
     /// value, once to follow it), so it should only make or look up a property.
+    ///
+    /// Like ``init(initial:then:)`` it is glitch-free, kept like `map`, and follows from
+    /// now on.
     public func flatMapLatest<Output: Sendable>(
+        _ transform: @escaping @Sendable (Value) -> Property<Output>
+    ) -> Property<Output> {
+        let followed = currentAndChangesOnce().flatMapLatest { transform($0).currentAndChangesOnce() }
+        return Property<Output>(initial: transform(value).value, then: followed)
+    }
+
+    /// A property that follows the property `transform` makes from this one's value,
+    /// notifying only real changes, as `map` of an `Equatable` value does.
+    public func flatMapLatest<Output: Sendable & Equatable>(
         _ transform: @escaping @Sendable (Value) -> Property<Output>
     ) -> Property<Output> {
         let followed = currentAndChangesOnce().flatMapLatest { transform($0).currentAndChangesOnce() }
@@ -49,22 +93,18 @@ extension Property {
     }
 
     /// The current value, then every change, for the first observer of the returned signal
-    /// (a new signal per call).
+    /// (a new signal per call); it completes with the property.
+    ///
+    /// It holds the property's node, not the property: like a `map`, what follows a
+    /// property is kept by its source's observers, and it must not keep the source's
+    /// wrapper (a ``MutableProperty``, which completes when freed) alive.
     func currentAndChangesOnce() -> Signal<Value> {
-        Signal { input in self.observe { input.send($0) } }
-    }
-}
-
-/// Disposes a subscription when the property that owns it is freed.
-// Safe to share: its only stored property is a `let` of a Sendable type.
-private final class DisposedWithOwner: Sendable {
-    private let subscription: Disposable
-
-    init(_ subscription: Disposable) {
-        self.subscription = subscription
-    }
-
-    deinit {
-        subscription.dispose()
+        let node = self.node
+        return Signal { input in
+            node.core.addObservingCommitted(
+                ClosureObserver(
+                    onValue: { if case .changed(let value) = $0 { input.send(value) } },
+                    onCompleted: { input.sendCompleted() }))
+        }
     }
 }

@@ -29,7 +29,7 @@ extension Property {
         isEquivalent: (@Sendable (Output, Output) -> Bool)?
     ) -> Property<Output> {
         let source = node
-        let derived = PropertyNode<Output>(read: { transform(source.read()) })
+        let derived = PropertyNode<Output>(isFedBySignal: source.isFedBySignal, read: { transform(source.read()) })
         let output = derived.core
         let last = StateCell<Output?>(isEquivalent == nil ? nil : derived.read())
         source.core.forward(
@@ -134,24 +134,27 @@ extension Property {
     ) -> Property<(Value, repeat each Other)> {
         var readers: [@Sendable () -> any Sendable] = [{ first.node.read() }]
         var sources: [AnyObject] = [first]
+        var isFedBySignal = first.node.isFedBySignal
         for other in repeat each others {
             let node = other.node
             readers.append { node.read() }
             sources.append(other)
+            isFedBySignal = isFedBySignal || node.isFedBySignal
         }
         let read: @Sendable () -> (Value, repeat each Other) = { [readers] in
             tuple(readers.map { $0() }, as: Value.self, repeat (each Other).self)
         }
-        let derived = PropertyNode(read: read)
+        let derived = PropertyNode(isFedBySignal: isFedBySignal, read: read)
         let output = derived.core
         let state = StateCell(CombineState(latest: readers.map { $0() }, equalities: equalities))
+        state.value.isFedBySignal = isFedBySignal
         let build: ([any Sendable]) -> (Value, repeat each Other) = {
             tuple($0, as: Value.self, repeat (each Other).self)
         }
         // Known before attaching: an input that has completed already completes at once,
         // while it is attached, and the last completion must find the count to compare.
         state.value.inputs = readers.count
-        let step: (CombineEvent) -> Void = { event in state.value.step(event, build: build, output: output) }
+        let step = CombineState.stepping(state, build: build, output: output)
         CombineState.attach(first.node.core, at: 0, to: output, step: step)
         var index = 1
         for other in repeat each others {
@@ -232,6 +235,10 @@ final class FollowerSetup<Value: Sendable>: @unchecked Sendable {
 /// The state of a property set by a subscription of its own (`observe(on:)`, `zip`):
 /// read under its core's lock and changed in two passes, like a ``MutableProperty``, but
 /// completed only when its source completes, not when a wrapper is released.
+///
+/// While one exists, root changes are tracked as propagations (see `Propagation`): a
+/// follower is set from a signal, perhaps in the middle of a change of a root it derives
+/// from, and what combines it with that root must wait for it.
 final class Follower<Value: Sendable>: Sendable {
     let node: PropertyNode<Value>
     private let storage: MutableProperty<Value>.Storage
@@ -240,14 +247,21 @@ final class Follower<Value: Sendable>: Sendable {
         let storage = MutableProperty<Value>.Storage(initial)
         let core = SignalCore<Change<Value>>()
         self.storage = storage
-        node = PropertyNode(core: core, read: { core.withLock { storage.value } })
+        node = PropertyNode(core: core, isFedBySignal: true, read: { core.withLock { storage.value } })
+        Propagation.isNeeded.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        Propagation.isNeeded.subtract(1, ordering: .relaxed)
     }
 
     func set(_ value: Value) {
         let storage = self.storage
-        node.core.send {
-            storage.value = value
-            return (.invalidate, .changed(value))
+        Propagation.change {
+            node.core.send {
+                storage.value = value
+                return (.invalidate, .changed(value))
+            }
         }
     }
 }
@@ -268,6 +282,8 @@ enum CombineEvent {
     case changed(Int, any Sendable)
     case unchanged
     case completed
+    /// The propagation the property waited for has ended (see `Propagation`).
+    case propagationEnded
 }
 
 /// The bookkeeping of `Property.combineLatest`: how many inputs are invalidated and not
@@ -291,6 +307,21 @@ struct CombineState {
             }, completed: { output.serialize(.completed, step) })
     }
 
+    /// The step function of a combined property: each event goes to `state`; one that
+    /// settles it inside a propagation waits for the propagation's end.
+    static func stepping<Combined>(
+        _ state: StateCell<CombineState>,
+        build: @escaping ([any Sendable]) -> Combined,
+        output: SignalCore<Change<Combined>>
+    ) -> (CombineEvent) -> Void {
+        { event in
+            guard state.value.step(event, build: build, output: output) else { return }
+            Propagation.current.wait {
+                output.serialize(.propagationEnded, stepping(state, build: build, output: output))
+            }
+        }
+    }
+
     /// Each input's latest value, at the input's index.
     var latest: [any Sendable]
     /// The values of the last emission, when inputs are compared (`equalities`).
@@ -300,6 +331,11 @@ struct CombineState {
     var unsettled = 0
     var isChanged = false
     var completions = 0
+    /// Settled inside a propagation, and waiting for its end to emit.
+    var isWaiting = false
+    /// Whether an input is fed by a signal: then it waits for the end of every root
+    /// change, not only of a batch.
+    var isFedBySignal = false
 
     init(latest: [any Sendable], equalities: [Equality]?) {
         self.latest = latest
@@ -307,16 +343,18 @@ struct CombineState {
         self.equalities = equalities
     }
 
+    /// Takes one event; returns true when the property has settled inside a propagation and
+    /// must emit at its end (`.propagationEnded`), not now.
     mutating func step<Combined>(
         _ event: CombineEvent,
         build: ([any Sendable]) -> Combined,
         output: SignalCore<Change<Combined>>
-    ) {
+    ) -> Bool {
         switch event {
         case .invalidate:
             unsettled += 1
-            if unsettled == 1 { output.emit(.invalidate) }
-            return
+            if unsettled == 1 && !isWaiting { output.emit(.invalidate) }
+            return false
         case .changed(let index, let value):
             latest[index] = value
             isChanged = true
@@ -325,16 +363,33 @@ struct CombineState {
         case .completed:
             completions += 1
             if completions == inputs { output.emitCompleted() }
-            return
+            return false
+        case .propagationEnded:
+            isWaiting = false
+            // An input invalidated again meanwhile (on another thread) settles it later.
+            guard unsettled == 0 else { return false }
+            emit(build: build, output: output)
+            return false
         }
         if unsettled == 0 {
             // A change without its invalidation (an input attached mid-change): treat it
             // as a change of its own.
-            output.emit(.invalidate)
+            if !isWaiting { output.emit(.invalidate) }
         } else {
             unsettled -= 1
-            guard unsettled == 0 else { return }
+            guard unsettled == 0 else { return false }
         }
+        if isWaiting { return false }
+        if Propagation.shouldWait(fedBySignal: isFedBySignal) {
+            isWaiting = true
+            return true
+        }
+        emit(build: build, output: output)
+        return false
+    }
+
+    /// Sends the settled combination: the change, or that nothing changed.
+    private mutating func emit<Combined>(build: ([any Sendable]) -> Combined, output: SignalCore<Change<Combined>>) {
         if isChanged, let equalities {
             isChanged = equalities.indices.contains { !equalities[$0](emitted[$0], latest[$0]) }
             if isChanged { emitted = latest }

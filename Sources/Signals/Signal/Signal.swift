@@ -28,6 +28,12 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
         core.retainOwner()
     }
 
+    /// A wrapper of `core`, which the caller has already counted as owned by it
+    /// (`retainOwner(unlessDetached:)`).
+    init(owning core: SignalCore<Value>) {
+        self.core = core
+    }
+
     deinit {
         core.releaseOwner()
     }

@@ -200,13 +200,25 @@ extension SignalCore {
     /// longer needs to retain itself for its observers.
     @inlinable
     func retainOwner() {
+        _ = retainOwner(unlessDetached: false)
+    }
+
+    /// Counts a new wrapper as an owner, as `retainOwner()`, unless `unlessDetached` and the
+    /// core has detached (or terminated), in one step; returns whether it did.
+    @inlinable
+    func retainOwner(unlessDetached: Bool) -> Bool {
         delivery.lock.lock()
+        if unlessDetached, lifecycle.isDetached {
+            delivery.lock.unlock()
+            return false
+        }
         lifecycle.changeOwners(by: 1)
         let releasesItself = retainsItself && lifecycle.owners > 0
         if releasesItself { retainsItself = false }
         delivery.lock.unlock()
         // The caller, making the wrapper, holds the core: this is never the last release.
         if releasesItself { Unmanaged.passUnretained(self).release() }
+        return true
     }
 
     /// A public wrapper went away; with no observers left the core stops listening

@@ -67,6 +67,12 @@ struct ModelSetup {
     let propertyPool: [Int]
     /// The value a property node has now (read when the model runs, not when it is built).
     let currentValue: (Int) -> Int
+    /// Whether an input property is fed by a signal, or derives from one that is (see
+    /// `OperatorCase.isFedBySignal`).
+    var inputsFedBySignal = false
+    /// Whether a combination settling now waits for the end of the propagation: inside a
+    /// root's change when `fedBySignal`, as the core's `Propagation.shouldWait` decides.
+    var shouldWait: (_ fedBySignal: Bool) -> Bool = { _ in false }
 
     /// For a case without inputs, to ask what it is before it is in a model.
     static var unused: ModelSetup {
@@ -106,6 +112,12 @@ struct Effects {
     /// Events the node gets on one of its own ports after this step, queued behind it
     /// (an inner signal or a producer's run that sends at once when it is started).
     var later: [(wire: Wire, port: Int)] = []
+    /// The node settled inside a propagation and waits for its end: it then gets
+    /// `.unchanged` on `Effects.propagationEnded`.
+    var waitsForPropagation = false
+
+    /// The port on which a node that waited is told that the propagation has ended.
+    static let propagationEnded = -1
 
     mutating func send(_ value: Int) { wires.append(.value(value)) }
     mutating func complete() { wires.append(.completed) }
@@ -158,6 +170,10 @@ struct OperatorCase {
     /// Stops following its input when the node itself is freed (`Property(initial:then:)`),
     /// so the concurrent check keeps it when it lets go of the other nodes.
     var stopsWhenFreed = false
+    /// A property set by a subscription of its own (`Property(initial:then:)`,
+    /// `flatMapLatest`): each change it makes is a root change, a propagation, and what
+    /// combines it waits for the end of the root change that settles it.
+    var isFedBySignal = false
     let build: (BuildContext) -> Built
     let model: (ModelSetup) -> ModelOperator
 
@@ -443,7 +459,7 @@ struct OperatorCase {
                             Values.mix($0, $1)
                         })
                 },
-                model: { setup in Self.propertyCombineModel(values: setup.inputValues) }),
+                model: { setup in Self.propertyCombineModel(setup) }),
             OperatorCase(
                 name: "Property.signal", inputs: [.property], output: .signal, subscribesWhenBuilt: true,
                 oncePerInput: true,
@@ -493,35 +509,49 @@ struct OperatorCase {
     /// `Property.combineLatest(a, b).map(mix)`: counts invalidated inputs and emits once
     /// when the last one settles, only when the pair (and then the mix) changed.
     static func propertyCombineModel(
-        values: [Int], combine: @escaping ([Int]) -> Int = { Values.mix($0[0], $0[1]) }
+        _ setup: ModelSetup, combine: @escaping ([Int]) -> Int = { Values.mix($0[0], $0[1]) }
     ) -> ModelOperator {
+        let values = setup.inputValues
         var latest = values
         var emitted = values
         var lastMix = combine(values)
         var unsettled = 0
         var isChanged = false
         var completions = 0
+        // Settled inside a propagation, waiting for its end (section 1, "Batches").
+        var isWaiting = false
         return ModelOperator(value: lastMix) { wire, port, out in
-            switch wire {
-            case .invalidate:
-                unsettled += 1
-                if unsettled == 1 { out.wires.append(.invalidate) }
-                return
-            case .value(let value):
-                latest[port] = value
-                isChanged = true
-            case .unchanged:
-                break
-            case .completed:
-                completions += 1
-                if completions == values.count { out.complete() }
-                return
-            }
-            if unsettled == 0 {
-                out.wires.append(.invalidate)
-            } else {
-                unsettled -= 1
+            if port == Effects.propagationEnded {
+                isWaiting = false
                 guard unsettled == 0 else { return }
+            } else {
+                switch wire {
+                case .invalidate:
+                    unsettled += 1
+                    if unsettled == 1 && !isWaiting { out.wires.append(.invalidate) }
+                    return
+                case .value(let value):
+                    latest[port] = value
+                    isChanged = true
+                case .unchanged:
+                    break
+                case .completed:
+                    completions += 1
+                    if completions == values.count { out.complete() }
+                    return
+                }
+                if unsettled == 0 {
+                    if !isWaiting { out.wires.append(.invalidate) }
+                } else {
+                    unsettled -= 1
+                    guard unsettled == 0 else { return }
+                }
+                if isWaiting { return }
+                if setup.shouldWait(setup.inputsFedBySignal) {
+                    isWaiting = true
+                    out.waitsForPropagation = true
+                    return
+                }
             }
             if isChanged {
                 isChanged = latest != emitted

@@ -389,7 +389,7 @@ extension OperatorCase {
                 build: { context in
                     .property(Property.combineLatest(context.inputs.map(\.property)).map { Values.mixAll($0) })
                 },
-                model: { setup in Self.propertyCombineModel(values: setup.inputValues, combine: Values.mixAll) }),
+                model: { setup in Self.propertyCombineModel(setup, combine: Values.mixAll) }),
             // `[]` for good (V.9).
             OperatorCase(
                 name: "Property.combineLatest([])+mix", inputs: [], output: .property,
@@ -402,17 +402,20 @@ extension OperatorCase {
 
     static var propertyVocabularyCases: [OperatorCase] {
         [
-            // Holds `initial` until the signal sends, then each value (every set, as a
-            // ``MutableProperty``); observes from when it is made. The contract says it keeps
-            // the last value after the signal completes, not whether it completes: the model
-            // says it does not.
+            // Holds `initial` until the signal sends, then each value that differs from the
+            // last (values are `Int`, so equal ones are skipped as `map` skips them);
+            // observes from when it is made, and completes with its signal, keeping the last
+            // value (as `map` completes with its source).
             OperatorCase(
                 name: "Property(initial:then:)", inputs: [.signal], output: .property, parameters: 0...7,
-                subscribesWhenBuilt: true, stopsWhenFreed: true,
+                subscribesWhenBuilt: true, stopsWhenFreed: true, isFedBySignal: true,
                 build: { context in .property(Property(initial: context.parameter, then: context.inputs[0].signal)) },
                 model: { setup in
-                    ModelOperator(value: setup.parameter) { wire, _, out in
-                        guard case .value(let value) = wire else { return }
+                    var last = setup.parameter
+                    return ModelOperator(value: setup.parameter) { wire, _, out in
+                        if case .completed = wire { return out.wires.append(.completed) }
+                        guard case .value(let value) = wire, value != last else { return }
+                        last = value
                         out.wires.append(.invalidate)
                         out.send(value)
                     }
@@ -420,11 +423,12 @@ extension OperatorCase {
             // Follows a root property, or a constant, chosen by the value; a switch sets the
             // followed property's current value. The contract does not say whether it
             // notifies only changes (1.7) nor whether it is glitch-free with what it follows
-            // (1.2): the model notifies every switch and every change it follows, each in a
-            // delivery of its own after the change that caused it.
+            // (1.2): the model notifies each switch and each change it follows that differs
+            // from the value it holds, each in a delivery of its own after the change that
+            // caused it.
             OperatorCase(
                 name: "Property.flatMapLatest", inputs: [.property], output: .property, subscribesWhenBuilt: true,
-                usesPropertyPool: true, stopsWhenFreed: true,
+                usesPropertyPool: true, stopsWhenFreed: true, isFedBySignal: true,
                 build: { context in
                     let (pool, token) = (context.propertyPool, context.token)
                     return .property(
@@ -444,20 +448,33 @@ extension OperatorCase {
                             ? (pool[index], setup.currentValue(pool[index])) : (nil, Values.map(value, 3))
                     }
                     let first = follow(setup.inputValues[0])
+                    // Values are `Int`: a switch or change to the value it holds is skipped.
+                    var last = first.value
+                    // It completes once its input has and the property it follows has (a
+                    // constant has from the start).
+                    var (outerCompleted, innerCompleted) = (false, first.node == nil)
                     return ModelOperator(
                         value: first.value,
                         onStart: { out in
                             if let node = first.node { out.subscriptions.append((node, 100 + generation)) }
                         }
                     ) { wire, port, out in
+                        if case .completed = wire {
+                            if port == 0 { outerCompleted = true }
+                            if port == 100 + generation { innerCompleted = true }
+                            if outerCompleted && innerCompleted { out.complete() }
+                            return
+                        }
                         guard case .value(let value) = wire else { return }
                         if port == 0 {
                             out.unsubscriptions.append(100 + generation)
                             generation += 1
                             let next = follow(value)
+                            innerCompleted = next.node == nil
                             if let node = next.node { out.subscriptions.append((node, 100 + generation)) }
                             out.later.append((.value(next.value), 100 + generation))
-                        } else if port == 100 + generation {
+                        } else if port == 100 + generation, value != last {
+                            last = value
                             out.wires.append(.invalidate)
                             out.send(value)
                         }

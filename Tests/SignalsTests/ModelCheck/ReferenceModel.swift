@@ -55,6 +55,10 @@ final class ReferenceModel {
         let order: [Int]
         let carriesPrefix: Bool
         let step: ModelStep?
+        /// Set by a subscription of its own: each change it sends is a root change.
+        var isFedBySignal = false
+        /// A property fed by a signal, or derived from one (what combines it waits).
+        var derivesFromSignal = false
         var onStart: ((inout Effects) -> Void)?
         var prefix: Int?
         /// How many values it replays to a new observer, and the ones it keeps.
@@ -92,6 +96,10 @@ final class ReferenceModel {
     var reactionsEnabled = false
     /// How many reactions ran.
     private(set) var reactionsRun = 0
+    /// How deep this thread is in root changes (the core's `Propagation`), and the nodes
+    /// waiting for the outermost one to end, in the order they began to wait.
+    private var propagationDepth = 0
+    private var waitingForPropagation: [Int] = []
 
     init(graph: Graph) {
         self.graph = graph
@@ -116,18 +124,24 @@ final class ReferenceModel {
                 nodes.append(node)
             case nil:
                 let operatorCase = graphNode.operatorCase!
-                let setup = ModelSetup(
+                let inputsFedBySignal = graphNode.inputs.contains { nodes[$0].derivesFromSignal }
+                var setup = ModelSetup(
                     parameter: graphNode.parameter, inputs: graphNode.inputs,
                     inputPrefixes: graphNode.inputs.map { nodes[$0].isProperty ? nil : nodes[$0].prefix },
                     inputValues: graphNode.inputs.map { nodes[$0].isProperty ? nodes[$0].value : 0 },
                     pool: pool, propertyPool: propertyPool,
                     currentValue: { [unowned self] in self.nodes[$0].value })
+                setup.inputsFedBySignal = inputsFedBySignal
+                setup.shouldWait = { [unowned self] fedBySignal in fedBySignal && self.propagationDepth > 0 }
                 let model = operatorCase.model(setup)
                 let node = Node(
                     isProperty: operatorCase.output == .property,
                     subscribesWhenBuilt: operatorCase.subscribesWhenBuilt, inputs: graphNode.inputs,
                     order: operatorCase.subscriptionOrder ?? Array(graphNode.inputs.indices),
                     carriesPrefix: operatorCase.carriesPrefix, step: model.step)
+                node.isFedBySignal = operatorCase.isFedBySignal
+                node.derivesFromSignal =
+                    node.isProperty && (operatorCase.isFedBySignal || inputsFedBySignal)
                 node.prefix = model.prefix
                 node.value = model.value
                 node.replayLimit = model.replay
@@ -186,9 +200,11 @@ final class ReferenceModel {
         let snapshot = node.subscriptions
         if node.isProperty {
             node.value = value
-            inDelivery(of: node) {
-                self.emit(.invalidate, from: node, to: snapshot)
-                self.emit(.value(value), from: node, to: snapshot)
+            asRootChange {
+                inDelivery(of: node) {
+                    self.emit(.invalidate, from: node, to: snapshot)
+                    self.emit(.value(value), from: node, to: snapshot)
+                }
             }
         } else {
             inDelivery(of: node) { self.emit(.value(value), from: node, to: snapshot) }
@@ -203,6 +219,24 @@ final class ReferenceModel {
     }
 
     // MARK: - Delivery
+
+    /// Runs `change`, a root property's change, as a propagation: a combination that
+    /// settles inside and waits is told, in order, once the outermost one ends; what it
+    /// then causes is still inside, so what waits meanwhile is told after it.
+    private func asRootChange(_ change: () -> Void) {
+        propagationDepth += 1
+        change()
+        if propagationDepth == 1 {
+            var next = 0
+            while next < waitingForPropagation.count {
+                let index = waitingForPropagation[next]
+                next += 1
+                receive(.unchanged, at: index, port: Effects.propagationEnded)
+            }
+            waitingForPropagation = []
+        }
+        propagationDepth -= 1
+    }
 
     private func subscribe(_ index: Int, _ subscription: Subscription, skippingPrefix: Bool) {
         let node = nodes[index]
@@ -296,10 +330,21 @@ final class ReferenceModel {
     private func receive(_ wire: Wire, at index: Int, port: Int) {
         let node = nodes[index]
         guard !node.terminating else { return }
+        // A signal-fed property's change is a root change of its own.
+        if node.isFedBySignal {
+            asRootChange { receiveNow(wire, at: index, port: port) }
+        } else {
+            receiveNow(wire, at: index, port: port)
+        }
+    }
+
+    private func receiveNow(_ wire: Wire, at index: Int, port: Int) {
+        let node = nodes[index]
         let snapshot = node.subscriptions
         inDelivery(of: node) {
             var effects = Effects()
             node.step!(wire, port, &effects)
+            if effects.waitsForPropagation { self.waitingForPropagation.append(index) }
             self.apply(effects, of: index, to: snapshot)
         }
     }
