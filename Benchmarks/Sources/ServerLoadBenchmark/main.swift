@@ -5,6 +5,7 @@
 //   Benchmarks/.build/release/server-load-bench --clients 8 --seconds 10
 //   Benchmarks/.build/release/server-load-bench --clients 32 --requests 1000000
 //   Benchmarks/.build/release/server-load-bench --runs 3 --clients 8 --seconds 5   medians of 3 runs
+//   Benchmarks/.build/release/server-load-bench --flood 32 --runs 3                 forged 1 MB forms at once
 //
 // Starts `homes serve --port 0` (the `homes` beside this executable, or --homes PATH),
 // drives it with N clients over persistent connections, each sending one signed GET at a
@@ -12,6 +13,12 @@
 // and after. With `--runs N` the clients run N times against the same server and the
 // medians of the runs are printed. There is no floor: issue 12 asked for these absolute
 // figures (Docs/Benchmarks.md, "Server load").
+//
+// With `--flood N` it sends instead N forged 1 MB login forms at once, each on its own
+// connection (headers captured from a genuine login or scrambled, new bodies; see
+// `Flood.swift`), while one real client keeps sending signed requests, and prints how
+// long the server took to refuse them all, how much of each body it let in first, the
+// real client's latency meanwhile and the server's peak RSS (issue 32).
 import BenchmarkSupport
 import Foundation
 import Networking
@@ -23,11 +30,11 @@ import Networking
 let options = BenchmarkOptions.parse(
     program: "server-load-bench", defaultRuns: 1, takes: [],
     valued: [
-        "--clients": "8", "--seconds": "10", "--requests": "",
+        "--clients": "8", "--seconds": "10", "--requests": "", "--flood": "0",
         "--homes": URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("homes").path,
     ],
-    usage: "[--clients N] [--seconds T] [--requests R] [--homes PATH]")
+    usage: "[--clients N] [--seconds T] [--requests R] [--flood N] [--homes PATH]")
 /// Clients, each on one connection.
 let clients = options.number("--clients", atLeast: 1) ?? 8
 /// How long each run lasts, unless `--requests` is given.
@@ -35,11 +42,13 @@ let seconds = options.number("--seconds", atLeast: 0.1) ?? 10
 /// Requests each run sends in all, spread over the clients; nil to run for `seconds`.
 let requests = options.number("--requests", atLeast: 1)
 let homes = options.values["--homes"] ?? "homes"
+/// Forged forms sent at once, instead of the load run; 0 for the load run.
+let floodSize = options.number("--flood", atLeast: 0) ?? 0
 
 /// The server's resident set in MiB, from /proc.
-func residentMiB(of pid: Int32) -> Double {
+func residentMiB(of pid: Int32, field: String = "VmRSS:") -> Double {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
         let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
     else { return .nan }
     return kilobytes / 1024
@@ -168,6 +177,15 @@ if let warm = Client(port: port, index: -1, signer: signer) {
     close(warm.handle)
 }
 let rssBefore = residentMiB(of: process.processIdentifier)
+
+if floodSize > 0 {
+    runFloods(
+        size: floodSize, runs: options.runs, port: port, signer: signer, server: process.processIdentifier,
+        rssBefore: rssBefore)
+    process.terminate()
+    process.waitUntilExit()
+    exit(0)
+}
 
 final class Tally: @unchecked Sendable {
     // Safe to share: each thread writes only its own slot, and the main thread reads the
