@@ -154,7 +154,9 @@ let embedded = HomesAPIServer(
 
 // `homes serve`: the embedded API over real HTTP, for `homes --api` and other clients.
 if options.serve {
-    let server = LoopbackHTTPServer(port: options.port) { embedded.handle($0) }
+    // A forged request is refused from its head when its signature fields cannot hold,
+    // before the server reads its body (Docs/Signing.md).
+    let server = LoopbackHTTPServer(port: options.port, screen: { embedded.screen($0) }) { embedded.handle($0) }
     do {
         try server.start()
     } catch {

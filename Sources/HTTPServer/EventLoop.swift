@@ -109,7 +109,7 @@ final class EventLoop {
             if connection.isFlushed && connection.peerClosed { return drop(connection) }
             // Requests that waited while the output drained.
             if connection.isFlushed {
-                connection.resume(now: now, handler: core.handler, port: core.port)
+                connection.resume(now: now, core: core)
                 guard connection.flush(now: now) else { return drop(connection) }
             }
         }
@@ -123,9 +123,7 @@ final class EventLoop {
             }
             if count > 0 {
                 readBuffer.withUnsafeBufferPointer { buffer in
-                    connection.receive(
-                        UnsafeBufferPointer(rebasing: buffer[0..<count]), now: now,
-                        handler: core.handler, port: core.port)
+                    connection.receive(UnsafeBufferPointer(rebasing: buffer[0..<count]), now: now, core: core)
                 }
                 guard connection.flush(now: now) else { return drop(connection) }
             }

@@ -50,12 +50,14 @@ final class HTTPConnection {
     }
 
     /// Bytes from the client.
-    func receive(
-        _ bytes: UnsafeBufferPointer<UInt8>, now: ContinuousClock.Instant,
-        handler: (HTTPRequest) -> HTTPResponse, port: UInt16
-    ) {
+    func receive(_ bytes: UnsafeBufferPointer<UInt8>, now: ContinuousClock.Instant, core: ServerCore) {
         lastActivity = now
         guard lingerUntil == nil, !isFinished else { return } // after the last response: discarded
+        let bodyBytesBefore = parser.bodyBytesRead
+        defer {
+            let taken = parser.bodyBytesRead - bodyBytesBefore
+            if taken > 0 { core.bodyBytesRead.add(taken, ordering: .relaxed) }
+        }
         var offset = 0
         while offset < bytes.count {
             if output.count - outputOffset >= Self.outputHighWater {
@@ -68,9 +70,16 @@ final class HTTPConnection {
             case .incomplete:
                 break
             case .headComplete:
-                output += Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+                // Before a byte of the body is read: a request that cannot be answered, or
+                // that the screen refuses, is answered now and its body never read.
+                if let refusal = screen(parser.head, core: core) {
+                    core.refusedBeforeBody.add(1, ordering: .relaxed)
+                    finish(with: refusal)
+                    return
+                }
+                if parser.expectsContinue { output += Array("HTTP/1.1 100 Continue\r\n\r\n".utf8) }
             case .request(let request):
-                answer(request, now: now, handler: handler, port: port)
+                answer(request, now: now, core: core)
             case .refused(let refusal):
                 finish(
                     with: HTTPResponse(
@@ -84,31 +93,41 @@ final class HTTPConnection {
     }
 
     /// Answers what arrived while the output was backed up.
-    func resume(now: ContinuousClock.Instant, handler: (HTTPRequest) -> HTTPResponse, port: UInt16) {
+    func resume(now: ContinuousClock.Instant, core: ServerCore) {
         guard !pendingInput.isEmpty else { return }
         let waiting = pendingInput
         pendingInput = []
-        waiting.withUnsafeBufferPointer { receive($0, now: now, handler: handler, port: port) }
+        waiting.withUnsafeBufferPointer { receive($0, now: now, core: core) }
     }
 
-    private func answer(
-        _ parsed: ParsedRequest, now: ContinuousClock.Instant,
-        handler: (HTTPRequest) -> HTTPResponse, port: UInt16
-    ) {
+    private func answer(_ parsed: ParsedRequest, now: ContinuousClock.Instant, core: ServerCore) {
         waitingSince = now
         headCompletedAt = nil
         let response: HTTPResponse
-        if let request = Self.request(from: parsed, port: port) {
-            response = handler(request)
-        } else if HTTPMethod(rawValue: String(decoding: parsed.method, as: UTF8.self)) == nil {
-            response = HTTPResponse(
-                status: 501, headers: ["Allow": "GET, POST, PUT, DELETE"],
-                body: Data("method not implemented".utf8))
+        if let request = Self.request(from: parsed, port: core.port) {
+            response = core.handler(request)
         } else {
-            response = HTTPResponse(status: 400, body: Data("malformed request target".utf8))
+            response = Self.unanswerable(parsed)
         }
         output += Self.serialize(response, keepAlive: parsed.keepAlive, minorVersion: parsed.minorVersion)
         if !parsed.keepAlive { isFinished = true }
+    }
+
+    /// The refusal of a request, from its head alone, before its body is read: when its
+    /// method or target make it unanswerable, or the server's screen refuses it.
+    private func screen(_ head: ParsedRequest, core: ServerCore) -> HTTPResponse? {
+        guard let request = Self.request(from: head, port: core.port) else { return Self.unanswerable(head) }
+        return core.screen?(request)
+    }
+
+    /// Why a request whose method or target cannot make an `HTTPRequest` is not answered.
+    private static func unanswerable(_ parsed: ParsedRequest) -> HTTPResponse {
+        if HTTPMethod(rawValue: String(decoding: parsed.method, as: UTF8.self)) == nil {
+            return HTTPResponse(
+                status: 501, headers: ["Allow": "GET, POST, PUT, DELETE"],
+                body: Data("method not implemented".utf8))
+        }
+        return HTTPResponse(status: 400, body: Data("malformed request target".utf8))
     }
 
     /// Queues a last response; the connection closes once it is sent.

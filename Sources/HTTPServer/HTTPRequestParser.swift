@@ -32,7 +32,8 @@ struct HTTPRequestParser {
     enum Outcome {
         /// More bytes are needed.
         case incomplete
-        /// The head is complete and a body is expected: the client may wait for `100 Continue`.
+        /// The head is complete and a body is expected, none of it read yet: ``head`` holds
+        /// the head, and the client may wait for `100 Continue` (``expectsContinue``).
         case headComplete
         /// A whole request.
         case request(ParsedRequest)
@@ -63,6 +64,8 @@ struct HTTPRequestParser {
     private var fieldName = ""
     private var chunkSize = 0
     private var chunkDigits = 0
+    /// Body bytes taken into requests (buffered and hashed) since the parser was made.
+    private(set) var bodyBytesRead = 0
 
     init(maximumHeadSize: Int, maximumBodySize: Int) {
         self.maximumHeadSize = maximumHeadSize
@@ -74,6 +77,13 @@ struct HTTPRequestParser {
         if case .method = state { return headSize > 0 }
         return true
     }
+
+    /// The current request as far as it has arrived: after ``Outcome/headComplete``, its
+    /// whole head and none of its body.
+    var head: ParsedRequest { request }
+
+    /// Whether the client of the current request waits for `100 Continue` before its body.
+    var expectsContinue: Bool { request.expectsContinue }
 
     /// Whether the head of the current request is complete (its body may be arriving).
     var isReadingBody: Bool {
@@ -97,6 +107,7 @@ struct HTTPRequestParser {
                 let piece = UnsafeBufferPointer(rebasing: bytes[index..<index + run])
                 request.body.append(contentsOf: piece)
                 bodyHash.update(piece)
+                bodyBytesRead += run
                 index += run
                 if remaining - run == 0 { return (index, .request(finish())) }
                 state = .body(remaining: remaining - run)
@@ -107,6 +118,7 @@ struct HTTPRequestParser {
                 let piece = UnsafeBufferPointer(rebasing: bytes[index..<index + run])
                 request.body.append(contentsOf: piece)
                 bodyHash.update(piece)
+                bodyBytesRead += run
                 index += run
                 state = remaining - run == 0 ? .chunkDataCR : .chunkData(remaining: remaining - run)
                 continue
@@ -331,13 +343,15 @@ struct HTTPRequestParser {
         let length = contentLength ?? 0
         guard length <= maximumBodySize else { return refuse(413, "body larger than \(maximumBodySize) bytes") }
         if length == 0 { return .request(finish()) }
-        request.body.reserveCapacity(length)
+        // Room for what has arrived, not for what the head announces: a head alone does
+        // not make the server set aside a megabyte.
+        request.body.reserveCapacity(min(length, 64 << 10))
         state = .body(remaining: length)
         return announce()
     }
 
     private mutating func announce() -> Outcome {
-        request.expectsContinue ? .headComplete : .incomplete
+        .headComplete
     }
 
     /// The request just completed; the parser is ready for the next one.

@@ -19,6 +19,10 @@ import Synchronization
 /// room. The handler runs on the loop that read the request, so it should be quick.
 /// Never listens beyond the loopback address.
 ///
+/// A request with a body is shown to the `screen`, if there is one, as soon as its head has
+/// arrived and before any of its body is read: a request the screen refuses (a signature
+/// that cannot hold, say) costs the server its head, not its body.
+///
 /// ```swift
 /// let server = LoopbackHTTPServer { request in .json(["ok": true]) }
 /// let port = try server.start()
@@ -46,16 +50,25 @@ package final class LoopbackHTTPServer: Sendable {
     ///     after it opened (or after its last response) is closed.
     ///   - bodyDeadline: a body must arrive whole this long after its head.
     ///   - eventLoops: threads serving connections; one per core by default.
+    ///   - screen: called with the head of each request that has a body (its method, URL
+    ///     and fields; no body) once the head has arrived, before any of the body is read
+    ///     and before `100 Continue` is sent. A response it returns refuses the request: it
+    ///     is sent at once, the body is neither buffered nor hashed (what still arrives is
+    ///     discarded unread while the connection closes), and the connection closes. Nil
+    ///     lets the request through to `handler`, body and all. It runs on the loop, so it
+    ///     should be quick. A request without a body goes to `handler` directly.
+    ///   - handler: answers each whole request.
     package init(
         port: UInt16 = 0, maximumBodySize: Int = 1 << 20, maximumHeadSize: Int = 64 << 10,
         maximumConnections: Int = 1_024, headDeadline: Duration = .seconds(5),
         bodyDeadline: Duration = .seconds(10), eventLoops: Int? = nil,
+        screen: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         self.requestedPort = port
         self.loopCount = max(1, eventLoops ?? ProcessInfo.processInfo.activeProcessorCount)
         self.core = ServerCore(
-            handler: handler,
+            handler: handler, screen: screen,
             limits: ServerLimits(
                 maximumBodySize: maximumBodySize, maximumHeadSize: maximumHeadSize,
                 maximumConnections: max(1, maximumConnections), headDeadline: headDeadline, bodyDeadline: bodyDeadline))
@@ -73,6 +86,14 @@ package final class LoopbackHTTPServer: Sendable {
 
     /// How many connections are open now.
     package var openConnections: Int { core.openConnections.load(ordering: .relaxed) }
+
+    /// Body bytes taken into requests (buffered and hashed) since the server started, over
+    /// every request: the body of a request refused from its head is not among them.
+    package var bodyBytesRead: Int { core.bodyBytesRead.load(ordering: .relaxed) }
+
+    /// Requests with a body refused from their heads alone, before any of the body was
+    /// read: by the screen, or for a method or target that cannot be answered.
+    package var refusedBeforeBody: Int { core.refusedBeforeBody.load(ordering: .relaxed) }
 
     /// The base URL of the server, once started.
     package var baseURL: URL {
@@ -191,9 +212,12 @@ struct LoopHandles: Sendable {
 // Mutex's futex hand-off and reports races that are not there).
 final class ServerCore: @unchecked Sendable {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let screen: (@Sendable (HTTPRequest) -> HTTPResponse?)?
     let limits: ServerLimits
     let openConnections = Atomic<Int>(0)
     let stopped = Atomic<Bool>(false)
+    let bodyBytesRead = Atomic<Int>(0)
+    let refusedBeforeBody = Atomic<Int>(0)
 
     private struct State {
         var started = false
@@ -214,8 +238,12 @@ final class ServerCore: @unchecked Sendable {
         return body(&stateValue)
     }
 
-    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, limits: ServerLimits) {
+    init(
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
+        screen: (@Sendable (HTTPRequest) -> HTTPResponse?)?, limits: ServerLimits
+    ) {
         self.handler = handler
+        self.screen = screen
         self.limits = limits
     }
 

@@ -142,24 +142,10 @@ package final class HomesAPIServer: Sendable {
     /// the route its path names in `routes`.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         requestCount.add(1, ordering: .relaxed)
-        // Every API lives at `/api/<service>/<method>`, and nowhere else.
-        let path = request.url.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard path.count == 4, path[0].isEmpty, path[1] == "api", !path[2].isEmpty, !path[3].isEmpty else {
-            return .json(["message": .string("no API at \(request.url.path)")], status: 404)
-        }
-        let name = path.suffix(2).joined(separator: "/")
+        guard let name = Self.apiName(of: request) else { return Self.noAPI(at: request) }
         // The signature is checked on the raw request: nothing from a stranger is parsed.
-        if let verifier {
-            switch verifier.verify(request, now: clock()) {
-            case .valid: break
-            case .stale: return .json(["code": 4011, "message": "request timestamp is stale"], status: 401)
-            case .replayed:
-                return .json(["code": 4012, "message": "request replayed: its nonce was already used"], status: 401)
-            case .duplicated: return .json(["code": 4013, "message": "a signature header is repeated"], status: 401)
-            case .missing, .mismatch: return .json(["code": 4010, "message": "signature rejected"], status: 401)
-            case .overloaded:
-                return .json(["code": 5031, "message": "too many signed requests; try again shortly"], status: 503)
-            }
+        if let verifier, let refusal = Self.refusal(for: verifier.verify(request, now: clock())) {
+            return refusal
         }
         let parameters: [String: String]
         do {
@@ -174,6 +160,59 @@ package final class HomesAPIServer: Sendable {
             return .json(["code": 4050, "message": .string(refusal)], status: 405)
         }
         return route.answer(self, parameters)
+    }
+
+    /// Refuses, from its head alone, a request whose body need not be read: one outside
+    /// `/api/<service>/<method>` (404), and one whose signature header fields cannot hold
+    /// whatever its body (401 or 503, with the codes of ``handle(_:)``; see
+    /// ``SignatureVerifier/screen(headers:now:)`` and `Docs/Signing.md`).
+    ///
+    /// A server calls it when a request's head has arrived and before it reads the body,
+    /// then hands a request it let through, body and all, to ``handle(_:)``, which checks
+    /// everything again. It spends no nonce.
+    ///
+    /// - Parameter head: The request without its body.
+    /// - Returns: The refusal, or nil when the body must be read to decide.
+    package func screen(_ head: HTTPRequest) -> HTTPResponse? {
+        let refusal: HTTPResponse?
+        if Self.apiName(of: head) == nil {
+            refusal = Self.noAPI(at: head)
+        } else if let verifier, let verdict = verifier.screen(headers: head.headers, now: clock()) {
+            refusal = Self.refusal(for: verdict)
+        } else {
+            refusal = nil
+        }
+        // A refusal here is an answer that `handle` never sees.
+        if refusal != nil { requestCount.add(1, ordering: .relaxed) }
+        return refusal
+    }
+
+    /// `<service>/<method>` of a request to `/api/<service>/<method>`; nil for any other
+    /// path: every API lives there, and nowhere else.
+    private static func apiName(of request: HTTPRequest) -> String? {
+        let path = request.url.path.split(separator: "/", omittingEmptySubsequences: false)
+        guard path.count == 4, path[0].isEmpty, path[1] == "api", !path[2].isEmpty, !path[3].isEmpty else {
+            return nil
+        }
+        return path.suffix(2).joined(separator: "/")
+    }
+
+    private static func noAPI(at request: HTTPRequest) -> HTTPResponse {
+        .json(["message": .string("no API at \(request.url.path)")], status: 404)
+    }
+
+    /// The response refusing a request with `verdict`; nil for a valid one.
+    private static func refusal(for verdict: SignatureVerifier.Verdict) -> HTTPResponse? {
+        switch verdict {
+        case .valid: return nil
+        case .stale: return .json(["code": 4011, "message": "request timestamp is stale"], status: 401)
+        case .replayed:
+            return .json(["code": 4012, "message": "request replayed: its nonce was already used"], status: 401)
+        case .duplicated: return .json(["code": 4013, "message": "a signature header is repeated"], status: 401)
+        case .missing, .mismatch: return .json(["code": 4010, "message": "signature rejected"], status: 401)
+        case .overloaded:
+            return .json(["code": 5031, "message": "too many signed requests; try again shortly"], status: 503)
+        }
     }
 }
 

@@ -19,7 +19,7 @@ import Testing
                 offset += used
                 switch outcome {
                 case .incomplete: break
-                case .headComplete: results.append("100")
+                case .headComplete: if parser.expectsContinue { results.append("100") }
                 case .request(let request):
                     results.append(
                         "\(String(decoding: request.method, as: UTF8.self)) \(String(decoding: request.target, as: UTF8.self))"

@@ -136,6 +136,122 @@ import Testing
         #expect(hoarders[0].readToEnd().closed)
     }
 
+    /// A server that checks signatures as `homes serve` does: heads screened before their
+    /// bodies, whole requests verified, a refusal's body naming its verdict.
+    static func signedServer(_ verifier: SignatureVerifier) -> LoopbackHTTPServer {
+        let refusal: @Sendable (SignatureVerifier.Verdict) -> HTTPResponse = { verdict in
+            HTTPResponse(status: 401, body: Data("\(verdict)".utf8))
+        }
+        return LoopbackHTTPServer(
+            screen: { head in verifier.screen(headers: head.headers, now: Date()).map(refusal) },
+            handler: { request in
+                let verdict = verifier.verify(request, now: Date())
+                return verdict == .valid ? echo(request) : refusal(verdict)
+            })
+    }
+
+    /// A login form's head with `headers` announcing `length` bytes of body, then `body`.
+    static func form(_ headers: [String: String], length: Int, body: [UInt8]) -> [UInt8] {
+        var head = "POST /api/account/login HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        return Array((head + "\r\n").utf8) + body
+    }
+
+    /// The signature fields of `body` posted to the login form, signed now.
+    static func signedHeaders(_ signer: RequestSigner, body: [UInt8], nonce: String) -> [String: String] {
+        var request = HTTPRequest(
+            method: .post, url: URL(string: "http://127.0.0.1/api/account/login")!, body: Data(body))
+        signer.sign(&request, timestamp: Int(Date().timeIntervalSince1970), nonce: nonce)
+        return request.headers
+    }
+
+    @Test func thirtyTwoForgedFormsAtOnceAreRefusedFromTheirHeadsWhileAGenuineClientIsServed() throws {
+        let secret = Array("flood-secret".utf8)
+        let signer = RequestSigner(secret: secret)
+        let server = Self.signedServer(SignatureVerifier(secret: secret))
+        let port = try server.start()
+        defer { server.stop() }
+        // A genuine login, whose headers a forger captures.
+        let login = Array("username=mei&password=homes2026".utf8)
+        let captured = Self.signedHeaders(signer, body: login, nonce: "genuine")
+        let first = RawClient(port: port)
+        first.send(Self.form(captured, length: login.count, body: login))
+        #expect(first.responses(1).first?.status == 200)
+        // 32 forged 1 MB forms, all in flight at once: captured headers with a new body, or
+        // with the timestamp, the nonce or the signature scrambled. Each sends its head and
+        // the start of its body, then waits: the answer must come from the head alone.
+        let forgeries: [(String, (inout [String: String]) -> Void)] = [
+            ("replayed", { _ in }),
+            (
+                "stale",
+                { $0[SignatureHeader.timestamp] = String($0[SignatureHeader.timestamp, default: ""].reversed()) }
+            ),
+            ("missing", { $0[SignatureHeader.nonce] = "forged nonce!" }),
+            ("mismatch", { $0[SignatureHeader.signature] = "00ff" }),
+        ]
+        let start = (0..<16_384).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+        let forgers = (0..<32).map { index in
+            let client = RawClient(port: port)
+            var headers = captured
+            forgeries[index % forgeries.count].1(&headers)
+            client.send(Self.form(headers, length: 1_000_000, body: start))
+            return client
+        }
+        // Meanwhile a genuine client is served, body and all, on a persistent connection.
+        let genuine = RawClient(port: port)
+        let hello = Array("hello".utf8)
+        let farewell = Array("farewell".utf8)
+        genuine.send(Self.form(Self.signedHeaders(signer, body: hello, nonce: "g1"), length: 5, body: hello))
+        #expect(genuine.responses(1).map(\.body) == ["POST /api/account/login hello"])
+        genuine.send(Self.form(Self.signedHeaders(signer, body: farewell, nonce: "g2"), length: 8, body: farewell))
+        #expect(genuine.responses(1).map(\.body) == ["POST /api/account/login farewell"])
+        for (index, forger) in forgers.enumerated() {
+            let answer = forger.responses(1).first
+            #expect(answer?.status == 401, "forger \(index)")
+            #expect(answer?.body == forgeries[index % forgeries.count].0, "forger \(index)")
+            #expect(answer?.headers["connection"] == "close", "forger \(index)")
+        }
+        // Not a byte of a forged body was buffered or hashed: only the genuine bodies were.
+        #expect(server.refusedBeforeBody == 32)
+        #expect(server.bodyBytesRead == login.count + hello.count + farewell.count)
+        // A forgery with well-formed fresh headers is told only by its body's hash: the
+        // server reads that body, then refuses it.
+        var wellFormed = Self.signedHeaders(signer, body: login, nonce: "forged-but-fresh")
+        wellFormed[SignatureHeader.signature] = String(repeating: "0", count: 64)
+        let body = Array(start.prefix(1_000))
+        let last = RawClient(port: port)
+        last.send(Self.form(wellFormed, length: body.count, body: body))
+        #expect(last.responses(1).first?.body == "mismatch")
+        #expect(server.refusedBeforeBody == 32)
+        #expect(server.bodyBytesRead == login.count + hello.count + farewell.count + body.count)
+    }
+
+    @Test func aHeadThatCannotBeAnsweredIsRefusedBeforeItsBodyAndAScreenedOneHearsNo100Continue() throws {
+        let server = LoopbackHTTPServer(
+            screen: { head in head.url.path == "/refused" ? HTTPResponse(status: 403, body: Data("no".utf8)) : nil },
+            handler: Self.echo)
+        let port = try server.start()
+        defer { server.stop() }
+        let unknown = RawClient(port: port)
+        unknown.send("PATCH /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\nabc")
+        #expect(unknown.responses(1).first?.status == 501)
+        let waiting = RawClient(port: port)
+        waiting.send("POST /refused HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 1000000\r\n\r\n")
+        let (text, closed) = waiting.readToEnd()
+        #expect(text.hasPrefix("HTTP/1.1 403"))
+        #expect(!text.contains("100 Continue"))
+        #expect(closed)
+        // One the screen lets through hears 100 Continue, then its answer.
+        let allowed = RawClient(port: port)
+        allowed.send("POST /fine HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+        allowed.send("ok")
+        let answers = allowed.responses(2)
+        #expect(answers.map(\.status) == [100, 200])
+        #expect(answers.last?.body == "POST /fine ok")
+        #expect(server.refusedBeforeBody == 2)
+        #expect(server.bodyBytesRead == 2)
+    }
+
     @Test func stoppingClosesConnectionsAndTheListener() throws {
         let server = LoopbackHTTPServer(handler: Self.echo)
         let port = try server.start()

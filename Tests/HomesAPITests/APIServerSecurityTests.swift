@@ -73,6 +73,43 @@ import Testing
         #expect(server.handle(forged).status == 401)
     }
 
+    @Test func aHeadWhoseSignatureCannotHoldIsRefusedBeforeItsBodyAndAGenuineOneSpendsNothing() {
+        let server = server()
+        let genuine = signed(.post, "http://127.0.0.1/api/account/login", body: "username=mei&password=homes2026")
+        var head = genuine
+        head.body = nil
+        // A head that may be genuine passes, however often it is screened, and spends nothing.
+        #expect(server.screen(head) == nil)
+        #expect(server.screen(head) == nil)
+        #expect(server.handle(genuine).status == 200)
+        func refusal(_ change: (inout HTTPRequest) -> Void) -> (status: Int?, code: Int?) {
+            var forged = head
+            change(&forged)
+            let response = server.screen(forged)
+            return (response?.status, response.flatMap(code))
+        }
+        // Its captured headers are refused from now on, with any body.
+        #expect(refusal { _ in } == (401, 4012))
+        #expect(refusal { $0.headers[SignatureHeader.timestamp] = "0000367" } == (401, 4011))
+        #expect(refusal { $0.headers[SignatureHeader.nonce] = "forged nonce" } == (401, 4010))
+        #expect(refusal { $0.headers[SignatureHeader.signature] = "zz" } == (401, 4010))
+        #expect(refusal { $0.headers["x-signature-nonce"] = "again" } == (401, 4013))
+        #expect(refusal { $0.url = URL(string: "http://127.0.0.1/login")! } == (404, nil))
+        // Fresh, well formed and wrong: only the body's hash can tell, so it passes here
+        // and `handle` refuses it.
+        var wellFormed = head
+        wellFormed.headers[SignatureHeader.nonce] = "new-nonce"
+        wellFormed.headers[SignatureHeader.signature] = String(repeating: "0", count: 64)
+        #expect(server.screen(wellFormed) == nil)
+        wellFormed.body = Data("username=mei&password=homes2026".utf8)
+        #expect(code(server.handle(wellFormed)) == 4010)
+        // Refusals here are answers too.
+        #expect(server.requestsServed == 8)
+        // Without a secret there is no signature to screen; the path still is.
+        #expect(HomesAPIServer().screen(head) == nil)
+        #expect(HomesAPIServer().screen(HTTPRequest(method: .post, url: URL(string: "http://x/api")!))?.status == 404)
+    }
+
     @Test func credentialsAreRefusedInAQueryString() {
         let server = server()
         let inURL = server.handle(signed(.get, "http://127.0.0.1/api/account/login?username=mei&password=homes2026"))

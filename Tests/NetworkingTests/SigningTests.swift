@@ -163,6 +163,36 @@ import Testing
         #expect(verifier.verify(request, now: now) == .valid)
     }
 
+    @Test func theScreenRefusesFromTheHeadersWhatNoBodyCouldMakeGenuineAndSpendsNothing() {
+        let verifier = SignatureVerifier(secret: secret, maximumAge: 300)
+        let request = signed(.post, "http://x/api/a", body: "a=1")
+        func screened(_ change: (inout [String: String]) -> Void) -> SignatureVerifier.Verdict? {
+            var headers = request.headers
+            change(&headers)
+            return verifier.screen(headers: headers, now: now)
+        }
+        #expect(screened { _ in } == nil)
+        #expect(screened { $0[SignatureHeader.timestamp] = "1699999699" } == .stale)
+        #expect(screened { $0[SignatureHeader.timestamp] = "0017" } == .stale)
+        #expect(screened { $0[SignatureHeader.nonce] = "a b" } == .missing)
+        #expect(screened { $0[SignatureHeader.signature] = nil } == .missing)
+        #expect(screened { $0[SignatureHeader.signature] = "not-hex" } == .missing)
+        // Hex, but not the 32 bytes of an HMAC-SHA256: nothing can match it.
+        #expect(screened { $0[SignatureHeader.signature] = "00" } == .mismatch)
+        #expect(screened { $0[SignatureHeader.nonce.lowercased()] = "n2" } == .duplicated)
+        // A well-formed signature that is wrong only the body can show: the screen lets it
+        // through, and verify refuses it.
+        #expect(screened { $0[SignatureHeader.signature] = String(repeating: "ab", count: 32) } == nil)
+        // Screening spends no nonce: the request screened twice is still valid once, and
+        // then its nonce is refused from the headers alone, whatever body comes with it.
+        #expect(verifier.screen(headers: request.headers, now: now) == nil)
+        #expect(verifier.verify(request, now: now) == .valid)
+        #expect(verifier.screen(headers: request.headers, now: now) == .replayed)
+        #expect(screened { $0[SignatureHeader.signature] = String(repeating: "ab", count: 32) } == .replayed)
+        // Once the nonce's timestamp leaves the window, the request is stale instead.
+        #expect(verifier.screen(headers: request.headers, now: now.addingTimeInterval(301)) == .stale)
+    }
+
     @Test func aRepeatedSignatureHeaderIsRefused() {
         let verifier = SignatureVerifier(secret: secret)
         let request = signed(.get, "http://x/api/a")

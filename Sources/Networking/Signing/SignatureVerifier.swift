@@ -69,38 +69,96 @@ public final class SignatureVerifier: Sendable {
     }
 
     func verify(method: String, target: URL, headers: [String: String], bodyDigest: String, now: Date) -> Verdict {
-        // Timestamp, nonce, signature: each once. A repeat shows as a second spelling of the
-        // name, or as values the HTTP layer joined with a comma.
-        var found: [String?] = [nil, nil, nil]
-        for (name, value) in headers {
-            guard let index = Self.headerNames.firstIndex(where: { name.equalsIgnoringASCIICase($0) })
-            else { continue }
-            guard found[index] == nil, !value.utf8.contains(UInt8(ascii: ",")) else { return .duplicated }
-            found[index] = value
+        let fields: Fields
+        switch Self.fields(in: headers) {
+        case .success(let found): fields = found
+        case .failure(let refusal): return refusal.verdict
         }
-        let (timestampText, nonce, signature) = (found[0], found[1], found[2])
-        guard let timestampText, let timestamp = Int(timestampText),
-            let nonce, Self.isWellFormed(nonce: nonce),
-            let signature, let given = [UInt8](hexString: signature)
-        else { return .missing }
-        // The timestamp comes from the request: no arithmetic on it may trap.
         let nowSeconds = Int(now.timeIntervalSince1970)
-        let (age, overflow) = nowSeconds.subtractingReportingOverflow(timestamp)
-        guard !overflow, age.magnitude <= UInt(maximumAge) else { return .stale }
+        if let refusal = checkWindow(of: fields, now: nowSeconds) { return refusal }
         guard
             let text = RequestSigner.signingText(
                 method: method, target: target, bodyDigest: bodyDigest,
-                timestamp: timestamp, nonce: nonce),
+                timestamp: fields.timestamp, nonce: fields.nonce),
             let expected = [UInt8](hexString: signer.signature(of: text)),
-            HMACSHA256.isEqual(given, expected)
+            HMACSHA256.isEqual(fields.signature, expected)
         else { return .mismatch }
         // Only a genuine request spends a nonce, so forgeries cannot fill the store. The
         // nonce must be remembered until its timestamp leaves the window.
-        switch nonces.insert(nonce, expiringAt: timestamp + maximumAge, now: nowSeconds) {
+        switch nonces.insert(fields.nonce, expiringAt: fields.timestamp + maximumAge, now: nowSeconds) {
         case .inserted: return .valid
         case .present: return .replayed
         case .full: return .overloaded
         }
+    }
+
+    /// Checks what the signature header fields of a request head show before its body is
+    /// read, so that a request that cannot be genuine is refused without reading, buffering
+    /// or hashing a body of any size.
+    ///
+    /// It refuses what ``verify(_:now:)`` would refuse whatever the body: a signature
+    /// field repeated (``Verdict/duplicated``), missing or malformed (``Verdict/missing``),
+    /// a timestamp outside the window (``Verdict/stale``), a signature that is not 32
+    /// bytes of hex and so can match nothing (``Verdict/mismatch``), and a nonce already
+    /// spent inside the window (``Verdict/replayed``): only a genuine request spends one,
+    /// so whoever sends it again is replaying or forging. It spends no nonce and computes
+    /// no signature.
+    ///
+    /// - Parameters:
+    ///   - headers: The request's header fields, as for ``verify(_:now:)``.
+    ///   - now: The server's clock.
+    /// - Returns: Why the request is refused, or nil when only the signature over its body
+    ///   can tell (``verify(_:now:)`` decides once the body is read).
+    package func screen(headers: [String: String], now: Date) -> Verdict? {
+        let fields: Fields
+        switch Self.fields(in: headers) {
+        case .success(let found): fields = found
+        case .failure(let refusal): return refusal.verdict
+        }
+        let nowSeconds = Int(now.timeIntervalSince1970)
+        if let refusal = checkWindow(of: fields, now: nowSeconds) { return refusal }
+        guard fields.signature.count == SHA256.byteCount else { return .mismatch }
+        return nonces.contains(fields.nonce, now: nowSeconds) ? .replayed : nil
+    }
+
+    /// The three signature fields of a request, read but not yet checked against it.
+    private struct Fields {
+        let timestamp: Int
+        let nonce: String
+        let signature: [UInt8]
+    }
+
+    /// A refusal found while reading the fields.
+    private struct Refusal: Error {
+        let verdict: Verdict
+    }
+
+    /// Timestamp, nonce and signature, each once and well formed.
+    private static func fields(in headers: [String: String]) -> Result<Fields, Refusal> {
+        // A repeat shows as a second spelling of the name, or as values the HTTP layer
+        // joined with a comma.
+        var found: [String?] = [nil, nil, nil]
+        for (name, value) in headers {
+            guard let index = headerNames.firstIndex(where: { name.equalsIgnoringASCIICase($0) })
+            else { continue }
+            guard found[index] == nil, !value.utf8.contains(UInt8(ascii: ",")) else {
+                return .failure(Refusal(verdict: .duplicated))
+            }
+            found[index] = value
+        }
+        let (timestampText, nonce, signature) = (found[0], found[1], found[2])
+        guard let timestampText, let timestamp = Int(timestampText),
+            let nonce, isWellFormed(nonce: nonce),
+            let signature, let given = [UInt8](hexString: signature)
+        else { return .failure(Refusal(verdict: .missing)) }
+        return .success(Fields(timestamp: timestamp, nonce: nonce, signature: given))
+    }
+
+    /// ``Verdict/stale`` when the timestamp is further than the maximum age from `now`.
+    private func checkWindow(of fields: Fields, now: Int) -> Verdict? {
+        // The timestamp comes from the request: no arithmetic on it may trap.
+        let (age, overflow) = now.subtractingReportingOverflow(fields.timestamp)
+        return !overflow && age.magnitude <= UInt(maximumAge) ? nil : .stale
     }
 
     private static let headerNames = [SignatureHeader.timestamp, SignatureHeader.nonce, SignatureHeader.signature]
@@ -138,6 +196,12 @@ final class NonceLedger: @unchecked Sendable {
         defer { lock.unlock() }
         return store.insert(nonce, expiringAt: expiry, now: now)
     }
+
+    func contains(_ nonce: String, now: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return store.contains(nonce, now: now)
+    }
 }
 
 /// The nonces seen inside the signing window: a fixed table of 64-bit fingerprints with
@@ -162,11 +226,7 @@ struct NonceStore {
     /// Records `nonce` until `expiry` (seconds since 1970), unless it is already recorded
     /// and unexpired; `full` when every slot of its probe run is live.
     mutating func insert(_ nonce: String, expiringAt expiry: Int, now: Int) -> Outcome {
-        var hasher = Hasher()
-        hasher.combine(nonce)
-        // 0 marks a slot never used; a chain only ends at such a slot, since slots are
-        // reused but never emptied.
-        let fingerprint = max(1, UInt64(bitPattern: Int64(hasher.finalize())))
+        let fingerprint = Self.fingerprint(of: nonce)
         var free: Int?
         var slot = Int(truncatingIfNeeded: fingerprint) & mask
         for _ in 0..<Self.probeLimit {
@@ -184,5 +244,26 @@ struct NonceStore {
         fingerprints[free] = fingerprint
         expiries[free] = expiry
         return .inserted
+    }
+
+    /// Whether `nonce` is recorded and unexpired at `now`; records nothing.
+    func contains(_ nonce: String, now: Int) -> Bool {
+        let fingerprint = Self.fingerprint(of: nonce)
+        var slot = Int(truncatingIfNeeded: fingerprint) & mask
+        for _ in 0..<Self.probeLimit {
+            let held = fingerprints[slot]
+            if held == 0 { return false }
+            if held == fingerprint && expiries[slot] >= now { return true }
+            slot = (slot + 1) & mask
+        }
+        return false
+    }
+
+    /// The 64 bits a nonce is remembered by: never 0, which marks a slot never used (a
+    /// chain only ends at such a slot, since slots are reused but never emptied).
+    private static func fingerprint(of nonce: String) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(nonce)
+        return max(1, UInt64(bitPattern: Int64(hasher.finalize())))
     }
 }
