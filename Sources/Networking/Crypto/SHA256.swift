@@ -262,15 +262,19 @@ public struct SHA256: Sendable {
     }
 }
 
+// The helpers are transparent, so that they are inlined in a debug build too: called, they
+// were two thirds of a debug server's time hashing request bodies, for 5 MB/s a core.
+// Shifts are masking shifts (`&>>`), which compile to one instruction at any -O; `>>`
+// with a shift count of another type is a generic call in a debug build.
 extension UInt32 {
-    @inline(__always)
+    @_transparent
     fileprivate func rotatedRight(_ count: UInt32) -> UInt32 {
-        (self >> count) | (self << (32 - count))
+        (self &>> count) | (self &<< (32 &- count))
     }
 }
 
 /// One round: `d` and `h` are the words it changes; the caller rotates the names.
-@inline(__always)
+@_transparent
 private func sha256Round(
     _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
     _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ k: UInt32, _ w: UInt32
@@ -284,8 +288,8 @@ private func sha256Round(
     h = temp1 &+ sigma0 &+ majority
 }
 
-@inline(__always)
-private func smallSigma0(_ x: UInt32) -> UInt32 { x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x >> 3) }
+@_transparent
+private func smallSigma0(_ x: UInt32) -> UInt32 { x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x &>> 3) }
 
-@inline(__always)
-private func smallSigma1(_ x: UInt32) -> UInt32 { x.rotatedRight(17) ^ x.rotatedRight(19) ^ (x >> 10) }
+@_transparent
+private func smallSigma1(_ x: UInt32) -> UInt32 { x.rotatedRight(17) ^ x.rotatedRight(19) ^ (x &>> 10) }
