@@ -6,6 +6,7 @@
 //   Benchmarks/.build/release/server-load-bench --clients 32 --requests 1000000
 //   Benchmarks/.build/release/server-load-bench --runs 3 --clients 8 --seconds 5   medians of 3 runs
 //   Benchmarks/.build/release/server-load-bench --flood 32 --runs 3                 forged 1 MB forms at once
+//   Benchmarks/.build/release/server-load-bench --flood 32 --forgery well-formed    all of one kind
 //
 // Starts `homes serve --port 0` (the `homes` beside this executable, or --homes PATH),
 // drives it with N clients over persistent connections, each sending one signed GET at a
@@ -18,7 +19,9 @@
 // connection (headers captured from a genuine login or scrambled, new bodies; see
 // `Flood.swift`), while one real client keeps sending signed requests, and prints how
 // long the server took to refuse them all, how much of each body it let in first, the
-// real client's latency meanwhile and the server's peak RSS (issue 32).
+// real client's latency meanwhile and the server's peak RSS (issue 32). `--forgery KIND`
+// sends forms of one kind only: captured, stale, nonce, signature or well-formed (whose
+// headers hold until the body is hashed); `mixed`, the default, sends each kind in turn.
 import BenchmarkSupport
 import Foundation
 import Networking
@@ -30,11 +33,11 @@ import Networking
 let options = BenchmarkOptions.parse(
     program: "server-load-bench", defaultRuns: 1, takes: [],
     valued: [
-        "--clients": "8", "--seconds": "10", "--requests": "", "--flood": "0",
+        "--clients": "8", "--seconds": "10", "--requests": "", "--flood": "0", "--forgery": "mixed",
         "--homes": URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("homes").path,
     ],
-    usage: "[--clients N] [--seconds T] [--requests R] [--flood N] [--homes PATH]")
+    usage: "[--clients N] [--seconds T] [--requests R] [--flood N] [--forgery KIND] [--homes PATH]")
 /// Clients, each on one connection.
 let clients = options.number("--clients", atLeast: 1) ?? 8
 /// How long each run lasts, unless `--requests` is given.
@@ -44,6 +47,15 @@ let requests = options.number("--requests", atLeast: 1)
 let homes = options.values["--homes"] ?? "homes"
 /// Forged forms sent at once, instead of the load run; 0 for the load run.
 let floodSize = options.number("--flood", atLeast: 0) ?? 0
+/// The kind of forged form the flood sends; nil for every kind in turn.
+let floodKind: Forgery? = {
+    let name = options.values["--forgery"] ?? "mixed"
+    if name == "mixed" { return nil }
+    guard let kind = Forgery.allCases.first(where: { $0.option == name }) else {
+        options.fail("--forgery takes mixed, " + Forgery.allCases.map(\.option).joined(separator: ", "))
+    }
+    return kind
+}()
 
 /// The server's resident set in MiB, from /proc.
 func residentMiB(of pid: Int32, field: String = "VmRSS:") -> Double {
@@ -180,7 +192,8 @@ let rssBefore = residentMiB(of: process.processIdentifier)
 
 if floodSize > 0 {
     runFloods(
-        size: floodSize, runs: options.runs, port: port, signer: signer, server: process.processIdentifier,
+        size: floodSize, kind: floodKind, runs: options.runs, port: port, signer: signer,
+        server: process.processIdentifier,
         rssBefore: rssBefore)
     process.terminate()
     process.waitUntilExit()
