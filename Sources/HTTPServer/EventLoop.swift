@@ -150,6 +150,7 @@ final class EventLoop {
 
     private func drop(_ connection: HTTPConnection) {
         guard connections.removeValue(forKey: connection.descriptor) != nil else { return }
+        connection.releaseBodyRoom(core: core)
         epoll_ctl(handles.epoll, EPOLL_CTL_DEL, connection.descriptor, nil)
         close(connection.descriptor)
         core.openConnections.wrappingSubtract(1, ordering: .relaxed)

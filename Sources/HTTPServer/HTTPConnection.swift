@@ -21,6 +21,8 @@ final class HTTPConnection {
     private var headCompletedAt: ContinuousClock.Instant?
     private var lingerUntil: ContinuousClock.Instant?
     private(set) var lastActivity: ContinuousClock.Instant
+    /// The room the body being received holds among the server's bodies in flight.
+    private var bodyRoom = 0
     /// No more requests will be answered: the last response says `Connection: close`.
     private(set) var isFinished = false
     /// The client has closed its side: what is queued is sent, then the connection closes.
@@ -77,6 +79,18 @@ final class HTTPConnection {
                     finish(with: refusal)
                     return
                 }
+                // Room for the whole body, claimed before any of it is read: past the
+                // server's bound on bodies in flight the request is refused for now.
+                let room = parser.announcedBodyLength ?? limits.maximumBodySize
+                guard core.claimBodyRoom(room) else {
+                    core.refusedBeforeBody.add(1, ordering: .relaxed)
+                    finish(
+                        with: HTTPResponse(
+                            status: 503, headers: ["Retry-After": "1"],
+                            body: Data("too many request bodies in flight; try again shortly".utf8)))
+                    return
+                }
+                bodyRoom = room
                 if parser.expectsContinue { output += Array("HTTP/1.1 100 Continue\r\n\r\n".utf8) }
             case .request(let request):
                 answer(request, now: now, core: core)
@@ -109,6 +123,7 @@ final class HTTPConnection {
         } else {
             response = Self.unanswerable(parsed)
         }
+        releaseBodyRoom(core: core)
         output += Self.serialize(response, keepAlive: parsed.keepAlive, minorVersion: parsed.minorVersion)
         if !parsed.keepAlive { isFinished = true }
     }
@@ -128,6 +143,13 @@ final class HTTPConnection {
                 body: Data("method not implemented".utf8))
         }
         return HTTPResponse(status: 400, body: Data("malformed request target".utf8))
+    }
+
+    /// Gives back the room the body being received held; the connection is done with it.
+    func releaseBodyRoom(core: ServerCore) {
+        guard bodyRoom > 0 else { return }
+        core.releaseBodyRoom(bodyRoom)
+        bodyRoom = 0
     }
 
     /// Queues a last response; the connection closes once it is sent.

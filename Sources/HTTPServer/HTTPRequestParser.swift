@@ -66,6 +66,9 @@ struct HTTPRequestParser {
     private var chunkDigits = 0
     /// Body bytes taken into requests (buffered and hashed) since the parser was made.
     private(set) var bodyBytesRead = 0
+    /// The `Content-Length` of the current request once its head is complete; nil for a
+    /// chunked body (whose length is known only at its end) and before the head is whole.
+    private(set) var announcedBodyLength: Int?
 
     init(maximumHeadSize: Int, maximumBodySize: Int) {
         self.maximumHeadSize = maximumHeadSize
@@ -343,6 +346,7 @@ struct HTTPRequestParser {
         let length = contentLength ?? 0
         guard length <= maximumBodySize else { return refuse(413, "body larger than \(maximumBodySize) bytes") }
         if length == 0 { return .request(finish()) }
+        announcedBodyLength = length
         // Room for what has arrived, not for what the head announces: a head alone does
         // not make the server set aside a megabyte.
         request.body.reserveCapacity(min(length, 64 << 10))
@@ -359,6 +363,7 @@ struct HTTPRequestParser {
         var done = request
         if !done.body.isEmpty { done.bodyDigest = bodyHash.finalize() }
         bodyHash = SHA256()
+        announcedBodyLength = nil
         request = ParsedRequest()
         state = .method
         headSize = 0

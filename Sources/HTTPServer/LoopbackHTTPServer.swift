@@ -21,7 +21,8 @@ import Synchronization
 ///
 /// A request with a body is shown to the `screen`, if there is one, as soon as its head has
 /// arrived and before any of its body is read: a request the screen refuses (a signature
-/// that cannot hold, say) costs the server its head, not its body.
+/// that cannot hold, say) costs the server its head, not its body. The bodies being
+/// received at once hold at most `maximumBodyBytesInFlight` bytes between them.
 ///
 /// ```swift
 /// let server = LoopbackHTTPServer { request in .json(["ok": true]) }
@@ -50,6 +51,11 @@ package final class LoopbackHTTPServer: Sendable {
     ///     after it opened (or after its last response) is closed.
     ///   - bodyDeadline: a body must arrive whole this long after its head.
     ///   - eventLoops: threads serving connections; one per core by default.
+    ///   - maximumBodyBytesInFlight: the most bytes the bodies being received may claim at
+    ///     once, over every connection (at least `maximumBodySize`). A request claims its
+    ///     `Content-Length` (a chunked one, `maximumBodySize`) once its head has passed the
+    ///     screen, until it is answered; one that would not fit is refused with 503 and
+    ///     `Retry-After` before its body is read.
     ///   - screen: called with the head of each request that has a body (its method, URL
     ///     and fields; no body) once the head has arrived, before any of the body is read
     ///     and before `100 Continue` is sent. A response it returns refuses the request: it
@@ -61,7 +67,7 @@ package final class LoopbackHTTPServer: Sendable {
     package init(
         port: UInt16 = 0, maximumBodySize: Int = 1 << 20, maximumHeadSize: Int = 64 << 10,
         maximumConnections: Int = 1_024, headDeadline: Duration = .seconds(5),
-        bodyDeadline: Duration = .seconds(10), eventLoops: Int? = nil,
+        bodyDeadline: Duration = .seconds(10), eventLoops: Int? = nil, maximumBodyBytesInFlight: Int = 64 << 20,
         screen: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
@@ -71,7 +77,8 @@ package final class LoopbackHTTPServer: Sendable {
             handler: handler, screen: screen,
             limits: ServerLimits(
                 maximumBodySize: maximumBodySize, maximumHeadSize: maximumHeadSize,
-                maximumConnections: max(1, maximumConnections), headDeadline: headDeadline, bodyDeadline: bodyDeadline))
+                maximumConnections: max(1, maximumConnections), headDeadline: headDeadline, bodyDeadline: bodyDeadline,
+                maximumBodyBytesInFlight: max(maximumBodySize, maximumBodyBytesInFlight)))
     }
 
     deinit {
@@ -92,7 +99,8 @@ package final class LoopbackHTTPServer: Sendable {
     package var bodyBytesRead: Int { core.bodyBytesRead.load(ordering: .relaxed) }
 
     /// Requests with a body refused from their heads alone, before any of the body was
-    /// read: by the screen, or for a method or target that cannot be answered.
+    /// read: by the screen, for a method or target that cannot be answered, or for want of
+    /// room among the bodies in flight.
     package var refusedBeforeBody: Int { core.refusedBeforeBody.load(ordering: .relaxed) }
 
     /// The base URL of the server, once started.
@@ -167,6 +175,7 @@ struct ServerLimits: Sendable {
     let maximumConnections: Int
     let headDeadline: Duration
     let bodyDeadline: Duration
+    let maximumBodyBytesInFlight: Int
 }
 
 /// One event loop's descriptors: its epoll instance and the eventfd that wakes it.
@@ -218,6 +227,8 @@ final class ServerCore: @unchecked Sendable {
     let stopped = Atomic<Bool>(false)
     let bodyBytesRead = Atomic<Int>(0)
     let refusedBeforeBody = Atomic<Int>(0)
+    /// Bytes claimed by the bodies being received, over every loop.
+    let bodyRoomClaimed = Atomic<Int>(0)
 
     private struct State {
         var started = false
@@ -249,6 +260,19 @@ final class ServerCore: @unchecked Sendable {
 
     var port: UInt16 {
         withState { $0.port }
+    }
+
+    /// Claims room for a body of `count` bytes among those in flight; false, claiming
+    /// nothing, when it would not fit.
+    func claimBodyRoom(_ count: Int) -> Bool {
+        let claimed = bodyRoomClaimed.wrappingAdd(count, ordering: .relaxed).newValue
+        guard claimed > limits.maximumBodyBytesInFlight else { return true }
+        bodyRoomClaimed.wrappingSubtract(count, ordering: .relaxed)
+        return false
+    }
+
+    func releaseBodyRoom(_ count: Int) {
+        bodyRoomClaimed.wrappingSubtract(count, ordering: .relaxed)
     }
 
     func claimStart() -> Bool {

@@ -252,6 +252,36 @@ import Testing
         #expect(server.bodyBytesRead == 2)
     }
 
+    @Test func bodiesInFlightAreBoundedAndAnAnsweredOneGivesItsRoomBack() throws {
+        let server = LoopbackHTTPServer(maximumBodySize: 1_000, maximumBodyBytesInFlight: 2_500, handler: Self.echo)
+        let port = try server.start()
+        defer { server.stop() }
+        /// A client whose head the server has taken, waiting to send its body.
+        func waiting(_ length: Int) -> (RawClient, RawClient.Response?) {
+            let client = RawClient(port: port)
+            client.send("POST /w HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: \(length)\r\n\r\n")
+            return (client, client.responses(1).first)
+        }
+        let (first, firstAnswer) = waiting(1_000)
+        let (second, secondAnswer) = waiting(1_000)
+        #expect([firstAnswer?.status, secondAnswer?.status] == [100, 100])
+        // 3,000 bytes would be in flight: refused before its body, to try again shortly.
+        let (_, refused) = waiting(1_000)
+        #expect(refused?.status == 503)
+        #expect(refused?.headers["retry-after"] == "1")
+        let (_, fits) = waiting(500)
+        #expect(fits?.status == 100)
+        // Answered, the first body gives its room back.
+        let body = String(repeating: "a", count: 1_000)
+        first.send(body)
+        #expect(first.responses(1).first?.body == "POST /w " + body)
+        let (_, after) = waiting(1_000)
+        #expect(after?.status == 100)
+        #expect(server.refusedBeforeBody == 1)
+        #expect(server.bodyBytesRead == 1_000)
+        withExtendedLifetime(second) {} // open, holding its room, until here
+    }
+
     @Test func stoppingClosesConnectionsAndTheListener() throws {
         let server = LoopbackHTTPServer(handler: Self.echo)
         let port = try server.start()
