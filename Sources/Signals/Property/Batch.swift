@@ -28,15 +28,34 @@ import Synchronization
 @discardableResult
 public func withBatchedChanges<Result>(_ body: () throws -> Result) rethrows -> Result {
     let propagation = Propagation.current
-    Propagation.isNeeded.add(1, ordering: .relaxed)
+    Propagation.gate.count.add(1, ordering: .relaxed)
     propagation.enter()
     propagation.batches += 1
     defer {
         propagation.batches -= 1
         propagation.leave()
-        Propagation.isNeeded.subtract(1, ordering: .relaxed)
+        Propagation.gate.count.subtract(1, ordering: .relaxed)
     }
     return try body()
+}
+
+/// How many signal-fed properties exist, plus how many batches are open: while none do,
+/// no root change needs tracking.
+///
+/// Every property node keeps a reference to the one gate, so that a root's change reads it
+/// with one load in line; reading a global from a client module would call its accessor,
+/// which cost a retain and a release of the property around every set.
+// Safe to share: its only state is an atomic.
+@usableFromInline
+final class PropagationGate: Sendable {
+    @usableFromInline let count = Atomic<Int>(0)
+
+    /// Whether a root's change must be a propagation now: a root then enters
+    /// `Propagation.current` before it sends, and leaves it after.
+    @inlinable
+    var isOpen: Bool {
+        count.load(ordering: .relaxed) > 0
+    }
 }
 
 /// The changes in progress on one thread: how deep in property sends (and batches) it is,
@@ -55,9 +74,8 @@ public func withBatchedChanges<Result>(_ body: () throws -> Result) rethrows -> 
 // Safe to share: not shared; each instance is reached only through its own thread's slot.
 @usableFromInline
 final class Propagation: @unchecked Sendable {
-    /// How many signal-fed properties exist, plus how many batches are open: whether root
-    /// changes must be tracked at all.
-    @usableFromInline static let isNeeded = Atomic<Int>(0)
+    /// Whether root changes must be tracked at all (see ``PropagationGate``).
+    static let gate = PropagationGate()
 
     private var depth = 0
     /// How many batches are open on this thread.
@@ -70,19 +88,9 @@ final class Propagation: @unchecked Sendable {
     /// input is fed by a signal. Decided by the property's own graph and this thread's
     /// batches only, so that when a combination emits never depends on unrelated objects.
     static func shouldWait(fedBySignal: Bool) -> Bool {
-        guard isNeeded.load(ordering: .relaxed) > 0 else { return false }
+        guard gate.isOpen else { return false }
         let propagation = current
         return propagation.depth > 0 && (fedBySignal || propagation.batches > 0)
-    }
-
-    /// Runs `send`, a root property's change, as a propagation when one is needed.
-    @inlinable
-    static func change(_ send: () -> Void) {
-        guard isNeeded.load(ordering: .relaxed) > 0 else { return send() }
-        let propagation = current
-        propagation.enter()
-        send()
-        propagation.leave()
     }
 
     @usableFromInline

@@ -22,6 +22,8 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
     /// Whether a property fed by a signal (a `Follower`) is among this one's sources, or is
     /// this one: then what combines it waits for the end of a root's change (`Propagation`).
     let isFedBySignal: Bool
+    /// Whether root changes are tracked now (`Propagation`), kept here to be read in line.
+    @usableFromInline let gate = Propagation.gate
     private let lock = SpinLock()
     /// The core of `signal`. It is not owned here: once nobody holds or observes it, it
     /// detaches from this node, and the next `signal` makes another. (Owned, it would keep
@@ -177,12 +179,12 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     public override var value: Value {
         get { node.read() }
         set {
+            // Whether the change is tracked (`Propagation`) is one load in line; a tracked
+            // delivery runs out of line.
             let storage = self.storage
-            Propagation.change {
-                node.core.send {
-                    storage.value = newValue
-                    return (.invalidate, .changed(newValue))
-                }
+            node.core.send(tracked: node.gate.isOpen) {
+                storage.value = newValue
+                return (.invalidate, .changed(newValue))
             }
         }
     }
@@ -193,14 +195,10 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     @discardableResult
     func update(_ transform: (Value) -> Value?) -> Bool {
         let storage = self.storage
-        var sent = false
-        Propagation.change {
-            sent = node.core.send {
-                guard let newValue = transform(storage.value) else { return nil }
-                storage.value = newValue
-                return (.invalidate, .changed(newValue))
-            }
+        return node.core.send(tracked: node.gate.isOpen) {
+            guard let newValue = transform(storage.value) else { return nil }
+            storage.value = newValue
+            return (.invalidate, .changed(newValue))
         }
-        return sent
     }
 }

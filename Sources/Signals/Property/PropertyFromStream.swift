@@ -17,14 +17,10 @@ extension Property {
     /// ```swift
     /// let status = Property(initial: "idle", then: uploads.map { "\($0.count) sent" })
     /// ```
+    /// Of an `Equatable` type, a value equal to the last one it notified is skipped, as
+    /// `map` skips it.
     public convenience init(initial: Value, then values: Signal<Value>) {
-        self.init(initial: initial, then: values, isEquivalent: nil)
-    }
-
-    /// A property that holds `initial` until `values` sends, then each value it sends that
-    /// differs from the last one, as `map` of an `Equatable` value skips equal ones.
-    public convenience init(initial: Value, then values: Signal<Value>) where Value: Equatable {
-        self.init(initial: initial, then: values, isEquivalent: ==)
+        self.init(initial: initial, then: values, isEquivalent: equalityIfEquatable(Value.self))
     }
 
     private convenience init(
@@ -61,16 +57,8 @@ extension Property {
     ///
     /// Like ``init(initial:then:)`` it is glitch-free, kept like `map`, and follows from
     /// now on.
+    /// Of an `Equatable` type, a switch or change to the value it holds is skipped.
     public func flatMapLatest<Output: Sendable>(
-        _ transform: @escaping @Sendable (Value) -> Property<Output>
-    ) -> Property<Output> {
-        let followed = currentAndChangesOnce().flatMapLatest { transform($0).currentAndChangesOnce() }
-        return Property<Output>(initial: transform(value).value, then: followed)
-    }
-
-    /// A property that follows the property `transform` makes from this one's value,
-    /// notifying only real changes, as `map` of an `Equatable` value does.
-    public func flatMapLatest<Output: Sendable & Equatable>(
         _ transform: @escaping @Sendable (Value) -> Property<Output>
     ) -> Property<Output> {
         let followed = currentAndChangesOnce().flatMapLatest { transform($0).currentAndChangesOnce() }
@@ -106,5 +94,19 @@ extension Property {
                     onValue: { if case .changed(let value) = $0 { input.send(value) } },
                     onCompleted: { input.sendCompleted() }))
         }
+    }
+}
+
+/// `==` of `Value` when it is `Equatable` (so that a property made in generic code skips
+/// equal values too), else nil.
+func equalityIfEquatable<Value>(_ type: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
+    guard type is any Equatable.Type else { return nil }
+    return { first, second in (first as? any Equatable)?.isEqual(to: second) ?? false }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    fileprivate func isEqual(to other: Any) -> Bool {
+        (other as? Self) == self
     }
 }

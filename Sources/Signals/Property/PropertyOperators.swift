@@ -248,20 +248,18 @@ final class Follower<Value: Sendable>: Sendable {
         let core = SignalCore<Change<Value>>()
         self.storage = storage
         node = PropertyNode(core: core, isFedBySignal: true, read: { core.withLock { storage.value } })
-        Propagation.isNeeded.add(1, ordering: .relaxed)
+        Propagation.gate.count.add(1, ordering: .relaxed)
     }
 
     deinit {
-        Propagation.isNeeded.subtract(1, ordering: .relaxed)
+        Propagation.gate.count.subtract(1, ordering: .relaxed)
     }
 
     func set(_ value: Value) {
         let storage = self.storage
-        Propagation.change {
-            node.core.send {
-                storage.value = value
-                return (.invalidate, .changed(value))
-            }
+        node.core.send(tracked: node.gate.isOpen) {
+            storage.value = value
+            return (.invalidate, .changed(value))
         }
     }
 }

@@ -56,8 +56,11 @@ extension SignalCore {
     /// nil sends nothing; the result says whether it sent.
     /// The first event goes out only when an observer takes it (a derived property does;
     /// one that acts on changes only, `Observer.skipsLeadOfPair`, does not).
+    ///
+    /// `tracked` (the root changes of `Propagation`): the delivery, if this thread makes it,
+    /// is a propagation, whose end tells the combinations that waited for it.
     @inlinable @discardableResult
-    func send(_ make: () -> (Value, Value)?) -> Bool {
+    func send(tracked: Bool = false, _ make: () -> (Value, Value)?) -> Bool {
         delivery.lock.lock()
         guard !lifecycle.isTerminating, let (first, second) = make() else {
             delivery.lock.unlock()
@@ -68,9 +71,21 @@ extension SignalCore {
             queue((first, second)) { core, pair in core.emitPair(pair) }
         }
         if entered {
+            if _slowPath(tracked) { return emitAsPropagation((first, second)) }
             emitPair((first, second))
             delivery.leave()
         }
+        return true
+    }
+
+    /// Delivers a pair as `send(tracked: true)` does, out of line; returns true.
+    @usableFromInline
+    func emitAsPropagation(_ pair: (Value, Value)) -> Bool {
+        let propagation = Propagation.current
+        propagation.enter()
+        emitPair(pair)
+        delivery.leave()
+        propagation.leave()
         return true
     }
 
