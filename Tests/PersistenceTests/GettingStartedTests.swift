@@ -60,4 +60,33 @@ struct SavedSearch: Codable, Record {
         #expect(try count.value.get() == 1)
         #expect(try searches.count() == 1)
     }
+
+    @Test func theArticlesHandWrittenRecordReadsItsRows() throws {
+        let path = NSTemporaryDirectory() + "saved-searches-\(UUID().uuidString).sqlite"
+        let database = DatabaseRegistry.shared.database(at: path)
+        defer { database.close() }
+        let searches = SavedSearchTable(database: database)
+        try searches.insert(SavedSearch(query: "loft", savedAt: Date(timeIntervalSince1970: 60)))
+        // article: Persistence/GettingStarted
+        // Read by hand: the fastest way from a row to a record.
+        struct SearchSummary: Record {
+            var query: String
+            var savedAt: Date?
+
+            init(row: Row) throws {
+                query = try row.value(at: 1)
+                savedAt = try row.value("savedAt")
+            }
+
+            func row(for table: any Table) throws -> Row {
+                ["query": .text(query), "savedAt": savedAt.map { .real($0.timeIntervalSince1970) } ?? .null]
+            }
+        }
+
+        let summaries = try searches.records(SearchSummary.self)
+        print(summaries.map(\.query)) // ["loft"]
+        // article end
+        #expect(summaries.map(\.query) == ["loft"])
+        #expect(summaries.map(\.savedAt) == [Date(timeIntervalSince1970: 60)])
+    }
 }

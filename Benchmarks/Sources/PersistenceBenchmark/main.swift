@@ -15,7 +15,8 @@
 //
 // Scenarios: insert (100k inserts in one transaction), insert-each (2k inserts, one
 // transaction each), find-pk (100k finds by primary key), find-code (100k finds by an
-// indexed unique text column), fetch-codable (10 fetches of 10k rows as Codable records).
+// indexed unique text column), fetch-codable (10 fetches of 10k rows as Codable records),
+// fetch-rows (the same read by a hand-written `init(row:)`, columns by position).
 import BenchmarkSupport
 import Dispatch
 import Foundation
@@ -24,7 +25,7 @@ import SQLite3
 
 // MARK: - Options
 
-let scenarioNames = ["insert", "insert-each", "find-pk", "find-code", "fetch-codable"]
+let scenarioNames = ["insert", "insert-each", "find-pk", "find-code", "fetch-codable", "fetch-rows"]
 let options = BenchmarkOptions.parse(
     program: "persistence-bench", defaultRuns: 7, usage: "[\(scenarioNames.joined(separator: " | "))]..."
 ) { scenarioNames.contains($0) ? $0 : nil }
@@ -61,6 +62,30 @@ struct Home: Codable, Record, Equatable {
     var title: String?
     var price: Double?
     var city: String?
+}
+
+/// The same record read by a hand-written `init(row:)`, its columns by position.
+struct HandReadHome: Record {
+    var id: Int64
+    var code: String
+    var title: String?
+    var price: Double?
+    var city: String?
+
+    init(row: Row) throws {
+        id = try row.value(at: 0)
+        code = try row.value(at: 1)
+        title = try row.value(at: 2)
+        price = try row.value(at: 3)
+        city = try row.value(at: 4)
+    }
+
+    func row(for table: any Table) throws -> Row {
+        [
+            "id": .integer(id), "code": .text(code), "title": title.map { .text($0) } ?? .null,
+            "price": price.map { .real($0) } ?? .null, "city": city.map { .text($0) } ?? .null,
+        ]
+    }
 }
 
 /// The values of row `index` (1-based ids), made before any clock starts.
@@ -339,6 +364,35 @@ func scenarios(scale: Double) -> [Scenario] {
                 return {
                     for _ in 0..<fetches {
                         let homes = try table.records(Home.self)
+                        guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
+                        consume(homes.count)
+                    }
+                }
+            }),
+        Scenario(
+            name: "fetch-rows", title: "init(row:) fetches of \(fetched.count) rows (x\(fetches))",
+            operations: fetched.count * fetches, goal: 1.2,
+            floor: { path in
+                try prefill(path, fetched)
+                let floor = try Floor(path: path)
+                return {
+                    let all = try floor.prepare(#"SELECT * FROM "home" ORDER BY "id""#)
+                    defer { sqlite3_finalize(all) }
+                    for _ in 0..<fetches {
+                        var homes: [Home] = []
+                        while sqlite3_step(all) == SQLITE_ROW { homes.append(Floor.home(all)) }
+                        sqlite3_reset(all)
+                        guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
+                        consume(homes.count)
+                    }
+                }
+            },
+            library: { path in
+                try prefill(path, fetched)
+                let table = try libraryTable(path)
+                return {
+                    for _ in 0..<fetches {
+                        let homes = try table.records(HandReadHome.self)
                         guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
                         consume(homes.count)
                     }

@@ -96,7 +96,8 @@ public final class Database: @unchecked Sendable {
         if let handle { sqlite3_close_v2(handle) }
     }
 
-    /// Closes the connection now, unless a transaction is open on it.
+    /// Closes the connection now, unless a transaction is open on it (or its rows are being
+    /// read into records, as when a record's `init(row:)` calls it).
     ///
     /// A transaction on another thread is waited for. The next use opens the file again.
     /// Use it for a clean exit: closing the last connection folds the write-ahead log back
@@ -104,7 +105,7 @@ public final class Database: @unchecked Sendable {
     public func close() {
         lock.lock()
         defer { lock.unlock() }
-        guard transactionDepth == 0 else { return }
+        guard transactionDepth == 0, !statements.values.contains(where: \.isRunning) else { return }
         for slot in statements.values { slot.finalize() }
         statements = [:]
         if let handle { sqlite3_close_v2(handle) }

@@ -25,6 +25,14 @@ struct ExactText: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Whether `lhs` and `rhs` hold the same UTF-8 bytes.
     @inline(__always)
     static func same(_ lhs: String, _ rhs: String) -> Bool {
+        // The same representation holds the same bytes: a short string keeps its bytes in
+        // it, a long one points at them. A name spelt by a literal and the same name read
+        // from SQLite are the same short string, so most matches end here.
+        if MemoryLayout<String>.size == MemoryLayout<(UInt, UInt)>.size,
+            unsafeBitCast(lhs, to: (UInt, UInt).self) == unsafeBitCast(rhs, to: (UInt, UInt).self)
+        {
+            return true
+        }
         // Native strings know their UTF-8 length and lend their bytes without copying.
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         let compared = lhs.utf8.withContiguousStorageIfAvailable { left in

@@ -9,6 +9,18 @@ extension Database {
     func prepared(_ sql: String, _ handle: OpaquePointer) throws -> StatementSlot {
         let key = ExactText(sql)
         if let cached = statements[key] { return cached }
+        let slot = try preparedAlone(sql, handle)
+        // A statement whose rows are being read now is not the one let go of.
+        if statements.count >= 64, let victim = statements.first(where: { !$0.value.isRunning }) {
+            victim.value.finalize()
+            statements[victim.key] = nil
+        }
+        statements[key] = slot
+        return slot
+    }
+
+    /// `sql` prepared, not kept by the cache: the caller finalizes it.
+    func preparedAlone(_ sql: String, _ handle: OpaquePointer) throws -> StatementSlot {
         var statement: OpaquePointer?
         var rest = ""
         let code = sql.withCString { text -> Int32 in
@@ -26,13 +38,7 @@ extension Database {
                 .sqlite(code: SQLITE_MISUSE),
                 "one statement at a time: \(Self.abbreviate(sql)) holds more than one")
         }
-        if statements.count >= 64, let victim = statements.first {
-            victim.value.finalize()
-            statements[victim.key] = nil
-        }
-        let slot = StatementSlot(statement)
-        statements[key] = slot
-        return slot
+        return StatementSlot(statement)
     }
 
     // MARK: - Tables
@@ -199,6 +205,9 @@ final class StatementSlot {
     private(set) var namesAreUnique = true
     /// How often SQLite had re-prepared the statement when `names` were read; -1 before.
     private var namesReprepared: Int32 = -1
+    /// Whether the statement is stepping now (a query run again while its rows are decoded
+    /// must not reset it).
+    var isRunning = false
 
     init(_ statement: OpaquePointer) {
         self.statement = statement

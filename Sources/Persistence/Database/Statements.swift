@@ -86,66 +86,113 @@ extension Database {
         control: Bool = false,
         bindValues: (OpaquePointer) throws -> Void
     ) throws -> (rows: [Row], execution: Execution) {
-        do {
-            if transactionDepth > 0 && !control { try ensureNotAborted() }
-            let handle = try connection()
-            let slot: StatementSlot
-            if let kept, kept.statement != nil {
-                slot = kept
+        var rows: [Row] = []
+        let execution = try forEachRow(sql, kept: &kept, control: control, bindValues: bindValues) {
+            rows.append($0)
+        }
+        return (rows, execution)
+    }
+
+    /// Runs a query with named (`:name`) bindings, giving each row to `body` as it is read
+    /// (holding the connection): how `Table.records` makes each row into a record.
+    ///
+    /// The rows `body` is given share one plan (see `RowDecoder`), and one row's storage is
+    /// refilled for the next unless `body` kept a copy of it.
+    @usableFromInline
+    func readRows(_ sql: String, named bindings: [String: SQLiteValue], _ body: (Row) throws -> Void) throws {
+        defer { publishChanges() }
+        try locked {
+            var kept: StatementSlot?
+            _ = try forEachRow(
+                sql, kept: &kept,
+                bindValues: { try bind(positional: [], named: bindings, to: $0, sql: sql) },
+                planned: true, body)
+        }
+    }
+
+    /// Runs `sql` as `run(_:kept:control:bindValues:)` does, giving each row to `body` as it
+    /// is read. With `planned`, the rows share a `RowDecoder.Plan`, and one row's storage is
+    /// reused for the next unless a copy of it is kept.
+    func forEachRow(
+        _ sql: String,
+        kept: inout StatementSlot?,
+        control: Bool = false,
+        bindValues: (OpaquePointer) throws -> Void,
+        planned: Bool = false,
+        _ body: (Row) throws -> Void
+    ) throws -> Execution {
+        if transactionDepth > 0 && !control { try ensureNotAborted() }
+        let handle = try connection()
+        var slot: StatementSlot
+        if let kept, kept.statement != nil {
+            slot = kept
+        } else {
+            slot = try prepared(sql, handle)
+            kept = slot
+        }
+        // A statement already running (a query made again while its own rows are being
+        // decoded) runs as a statement of its own, not reset under its first run.
+        var own: StatementSlot?
+        if slot.isRunning {
+            slot = try preparedAlone(sql, handle)
+            own = slot
+        }
+        defer { own?.finalize() }
+        guard let statement = slot.statement else {
+            throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "cannot run \(Self.abbreviate(sql)): no statement")
+        }
+        slot.isRunning = true
+        defer {
+            slot.isRunning = false
+            sqlite3_reset(statement)
+            // Every run binds every parameter, so old values need not be cleared;
+            // only big ones are let go of, not to keep their copies alive.
+            if boundLargeValue {
+                sqlite3_clear_bindings(statement)
+                boundLargeValue = false
+            }
+        }
+        try bindValues(statement)
+        markChanges()
+        // Column names are read at the first row: a statement re-prepared after a schema
+        // change only knows its new columns then, and SQLite re-prepares a statement only
+        // as it starts.
+        var columnNames: [String]?
+        var row = Row()
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                dropStatementChanges()
+                if transactionDepth > 0 && sqlite3_get_autocommit(handle) != 0 { transactionAborted = true }
+                if code & 0xff == SQLITE_READONLY {
+                    throw DatabaseError(.readOnly, "the database \(path) is read-only; nothing was written")
+                }
+                throw Self.error(code: code, handle: handle, context: "cannot run \(Self.abbreviate(sql))")
+            }
+            if planned, columnNames != nil, slot.namesAreUnique {
+                // The row before's names: its values are replaced, in place unless the row
+                // before was kept.
+                row.refill { Self.value(of: statement, at: $0) }
             } else {
-                slot = try prepared(sql, handle)
-                kept = slot
-            }
-            guard let statement = slot.statement else {
-                throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "cannot run \(Self.abbreviate(sql)): no statement")
-            }
-            defer {
-                sqlite3_reset(statement)
-                // Every run binds every parameter, so old values need not be cleared;
-                // only big ones are let go of, not to keep their copies alive.
-                if boundLargeValue {
-                    sqlite3_clear_bindings(statement)
-                    boundLargeValue = false
-                }
-            }
-            try bindValues(statement)
-            markChanges()
-            var rows: [Row] = []
-            var names: [String]?
-            while true {
-                let code = sqlite3_step(statement)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else {
-                    dropStatementChanges()
-                    if transactionDepth > 0 && sqlite3_get_autocommit(handle) != 0 { transactionAborted = true }
-                    if code & 0xff == SQLITE_READONLY {
-                        throw DatabaseError(.readOnly, "the database \(path) is read-only; nothing was written")
-                    }
-                    throw Self.error(code: code, handle: handle, context: "cannot run \(Self.abbreviate(sql))")
-                }
-                // Column names are read after stepping: a statement re-prepared after a
-                // schema change only knows its new columns then.
-                let columnNames = names ?? slot.columnNames()
-                names = columnNames
+                let names = columnNames ?? slot.columnNames()
+                columnNames = names
                 if slot.namesAreUnique {
                     // The rows share the statement's names; each is one array of values.
                     var values: [SQLiteValue] = []
-                    values.reserveCapacity(columnNames.count)
-                    for index in columnNames.indices { values.append(Self.value(of: statement, at: Int32(index))) }
-                    rows.append(Row(uniqueNames: columnNames, values: values))
+                    values.reserveCapacity(names.count)
+                    for index in names.indices { values.append(Self.value(of: statement, at: Int32(index))) }
+                    row = Row(uniqueNames: names, values: values, plan: planned ? RowDecoder.Plan() : nil)
                 } else {
-                    var row = Row()
-                    for (index, name) in columnNames.enumerated() {
-                        row[name] = Self.value(of: statement, at: Int32(index))
-                    }
-                    rows.append(row)
+                    row = Row()
+                    for (index, name) in names.enumerated() { row[name] = Self.value(of: statement, at: Int32(index)) }
                 }
             }
-            let execution = Execution(
-                lastInsertRowID: sqlite3_last_insert_rowid(handle),
-                changes: Int(sqlite3_changes(handle)))
-            return (rows, execution)
+            try body(row)
         }
+        return Execution(
+            lastInsertRowID: sqlite3_last_insert_rowid(handle),
+            changes: Int(sqlite3_changes(handle)))
     }
 
     private func bind(

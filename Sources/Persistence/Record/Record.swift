@@ -3,11 +3,15 @@ import Foundation
 /// Anything that can turn itself into a row and back can be stored: a "virtual record".
 ///
 /// A record spanning two tables gives each table the columns it owns (`row(for:)` gets
-/// the table) and is rebuilt from the merged row. `Codable` types get both for free.
+/// the table) and is rebuilt from the merged row. `Codable` types get both for free; a
+/// hand-written `init(row:)` reading ``Row/value(at:as:)`` is the fastest way to read
+/// (see <doc:GettingStarted>).
 public protocol Record {
     /// The row to store in `table`; columns `table` does not have are left out.
     func row(for table: any Table) throws -> Row
     /// Rebuilds the record from a row (for a record spanning tables, the merged row).
+    ///
+    /// A fetch hands each row to it as the row is read; a record may keep the row.
     init(row: Row) throws
 }
 
@@ -40,6 +44,12 @@ extension Table {
     }
 
     /// The records whose rows match `condition` (all rows by default).
+    ///
+    /// Each row is made into a record as it is read, by `R.init(row:)`. A `Codable` record
+    /// finds the column of each of its keys by name on the first row only (a
+    /// `CodingKeys` enum, as the compiler makes it, is found by its case on later rows);
+    /// a hand-written `init(row:)` reading ``Row/value(at:as:)`` is the fastest way.
+    @inlinable
     public func records<R: Record>(
         _ type: R.Type,
         where condition: String = "1",
@@ -47,8 +57,16 @@ extension Table {
         orderBy ordering: String? = nil,
         limit: Int? = nil
     ) throws -> [R] {
-        try find(where: condition, parameters, orderBy: ordering ?? Database.quote(primaryKey), limit: limit)
-            .map { try R(row: $0) }
+        // Inlinable, so that the loop appending the records is the caller's, specialized
+        // for its record type. One row's storage is reused for the next, and the rows share
+        // what a `Codable` record learns about their columns.
+        try prepare()
+        var records: [R] = []
+        try database.readRows(
+            selectSQL(where: condition, orderBy: ordering ?? Database.quote(primaryKey), limit: limit),
+            named: parameters
+        ) { records.append(try R(row: $0)) }
+        return records
     }
 
     /// The record whose primary key is `key`, or nil.

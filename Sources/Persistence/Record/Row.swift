@@ -17,9 +17,12 @@ public struct Row: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStr
     // Two parallel arrays, looked up by scanning: rows have a few columns, and the rows
     // of one query share its array of names, so each costs one array of values.
     /// The names, in the order they were first set; no two hold the same bytes.
-    private(set) var names: [String]
+    @usableFromInline private(set) var names: [String]
     /// The value of each name.
-    private(set) var values: [SQLiteValue]
+    @usableFromInline private(set) var values: [SQLiteValue]
+    /// How the rows of one fetch decode: set by the fetch on the rows it hands to
+    /// `Record.init(row:)`, cleared by any change. Not part of the row's value.
+    private(set) var plan: RowDecoder.Plan?
 
     /// An empty row.
     public init() {
@@ -43,9 +46,18 @@ public struct Row: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStr
     }
 
     /// A row of `names` (no two the same bytes) and their `values`, taken as they are.
-    init(uniqueNames names: [String], values: [SQLiteValue]) {
+    init(uniqueNames names: [String], values: [SQLiteValue], plan: RowDecoder.Plan? = nil) {
         self.names = names
         self.values = values
+        self.plan = plan
+    }
+
+    /// Replaces every value with `read(position)`, keeping the names and the plan; the
+    /// storage is reused unless a copy of the row holds it.
+    mutating func refill(_ read: (Int32) -> SQLiteValue) {
+        values.withUnsafeMutableBufferPointer { buffer in
+            for position in buffer.indices { buffer[position] = read(Int32(position)) }
+        }
     }
 
     /// The position of the column named exactly `column`, or nil.
@@ -65,6 +77,7 @@ public struct Row: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStr
     public subscript(column: String) -> SQLiteValue? {
         get { index(of: column).map { values[$0] } }
         set {
+            plan = nil
             let index = index(of: column)
             switch (index, newValue) {
             case (let index?, let value?): values[index] = value

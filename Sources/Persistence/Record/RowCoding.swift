@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Encodes a flat `Encodable` value into a row: numbers and Booleans as integers or reals,
 /// strings as text, `Data` as blobs, `Date` as seconds since 1970, nil as NULL, and any
@@ -205,45 +206,130 @@ enum DiscardingContainers {
 
 /// Decodes a flat `Decodable` value from a row, the reverse of `RowEncoder`. Mismatched
 /// or missing columns throw a `DecodingError` that names the column.
+///
+/// The rows of one fetch share their names, so the column of each key is looked up by
+/// name once per fetch: the first row's decoding learns it, by name, and publishes the
+/// layout in the fetch's `Plan`; every later row finds each key's column by the key's
+/// position in its `CodingKeys` enum, with no text compared or hashed, and reads its
+/// values without allocating.
 enum RowDecoder {
     static func decode<Value: Decodable>(_ type: Value.Type, from row: Row) throws -> Value {
-        try Value(from: Decoder(row: Reader(row)))
+        try Value(from: Decoder(row: row))
     }
 
-    /// The row being decoded, and where the next column is likely to be: properties are
-    /// usually decoded in the order of the table's columns, so most look-ups check one name.
-    final class Reader {
-        let row: Row
-        private let names: [String]
-        private let values: [SQLiteValue]
-        // Used by one decoding on one thread; the runtime access check cost more than the look-up.
+    /// How the rows of one fetch decode: shared by those rows (which have the same names),
+    /// and so by any thread a row is sent to. The layout is published once, then only read.
+    final class Plan: Sendable {
+        private let published = Mutex<Layout?>(nil)
+
+        /// The layout a row's decoding learned, once one has.
+        var layout: Layout? { published.withLock { $0 } }
+
+        /// Keeps `layout` unless another decoding published one first (the same, as it
+        /// depends on the names and the keys alone).
+        func publish(_ layout: Layout) {
+            published.withLock { if $0 == nil { $0 = layout } }
+        }
+    }
+
+    /// The column of each key of one `CodingKeys` type, for one list of names: learned
+    /// from one row's decoding, then never changed.
+    final class Layout: Sendable {
+        /// A column that is not there.
+        static let missing = -1
+        /// A key not seen while learning.
+        static let unknown = -2
+
+        let keyType: ObjectIdentifier
+        let names: [String]
+        /// By key tag (see `Keyed.tag(of:)`): the column's position, `missing` or `unknown`.
+        let columns: [Int]
+
+        init(keyType: ObjectIdentifier, names: [String], columns: [Int]) {
+            self.keyType = keyType
+            self.names = names
+            self.columns = columns
+        }
+    }
+
+    /// One decoding's look-ups by name, and what they teach: the next column is tried
+    /// first, as properties are usually decoded in the order of the table's columns.
+    /// Used by one decoding on one thread; it publishes what it learned in its plan when
+    /// that decoding lets go of it.
+    final class Learning {
+        let names: [String]
+        /// The plan to publish the layout in, when this decoding learns it.
+        private let plan: Plan?
+        private let keyType: ObjectIdentifier
+        // The runtime access checks cost more than the look-ups.
         @exclusivity(unchecked) private var next = 0
+        /// By key tag, as `Layout.columns`.
+        @exclusivity(unchecked) private var learned: [Int] = []
 
-        init(_ row: Row) {
-            self.row = row
-            names = row.names
-            values = row.values
+        init(names: [String], plan: Plan?, keyType: ObjectIdentifier) {
+            self.names = names
+            self.plan = plan
+            self.keyType = keyType
         }
 
-        /// The value of the column named exactly `name`, or nil.
-        func value(_ name: String) -> SQLiteValue? {
-            if next < names.count, ExactText.same(names[next], name) {
-                next += 1
-                return values[next - 1]
+        deinit {
+            // A decoding that failed half way taught only some keys: the others stay
+            // `unknown` and are looked up by name.
+            if let plan, !learned.isEmpty {
+                plan.publish(Layout(keyType: keyType, names: names, columns: learned))
             }
-            guard let index = row.index(of: name) else { return nil }
-            next = index + 1
-            return values[index]
         }
+
+        /// The position of the column named exactly `name`, or nil; learned for `tag`
+        /// when there is a plan to publish it in.
+        func column(_ name: String, tag: Int?) -> Int? {
+            let found: Int?
+            if next < names.count, ExactText.same(names[next], name) {
+                found = next
+            } else {
+                found = names.indices.first { ExactText.same(names[$0], name) }
+            }
+            if let found { next = found + 1 }
+            if plan != nil, let tag {
+                if learned.count <= tag { learned += repeatElement(Layout.unknown, count: tag + 1 - learned.count) }
+                learned[tag] = found ?? Layout.missing
+            }
+            return found
+        }
+    }
+
+    /// Where a container finds its columns: a published layout, or look-ups by name.
+    enum Columns {
+        case fixed(Layout)
+        case learning(Learning)
     }
 
     struct Decoder: Swift.Decoder {
-        let row: Reader
-        var codingPath: [any CodingKey] = []
-        var userInfo: [CodingUserInfoKey: Any] = [:]
+        let row: Row
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-            KeyedDecodingContainer(Keyed<Key>(row: row))
+            let keyType = ObjectIdentifier(type)
+            guard let plan = row.plan, Keyed<Key>.isTagged else {
+                return KeyedDecodingContainer(
+                    Keyed<Key>(
+                        values: row.values, columns: .learning(Learning(names: row.names, plan: nil, keyType: keyType)))
+                )
+            }
+            if let layout = plan.layout {
+                if layout.keyType == keyType {
+                    return KeyedDecodingContainer(Keyed<Key>(values: row.values, columns: .fixed(layout)))
+                }
+                // Another record type's layout (a superclass's keys): by name.
+                return KeyedDecodingContainer(
+                    Keyed<Key>(
+                        values: row.values, columns: .learning(Learning(names: row.names, plan: nil, keyType: keyType)))
+                )
+            }
+            return KeyedDecodingContainer(
+                Keyed<Key>(
+                    values: row.values, columns: .learning(Learning(names: row.names, plan: plan, keyType: keyType))))
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -258,18 +344,64 @@ enum RowDecoder {
     }
 
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let row: Reader
-        var codingPath: [any CodingKey] = []
-        var allKeys: [Key] { row.row.columns.compactMap { Key(stringValue: $0) } }
+        let values: [SQLiteValue]
+        let columns: Columns
+        var codingPath: [any CodingKey] { [] }
 
-        func contains(_ key: Key) -> Bool { row.value(key.stringValue) != nil }
+        /// Whether a key is told apart by its one byte (or none): true of a `CodingKeys`
+        /// enum, whose byte is its case's number. A value that small holds no reference, so
+        /// keys with the same byte are the same key, with the same name.
+        static var isTagged: Bool { MemoryLayout<Key>.size <= 1 }
 
-        func decodeNil(forKey key: Key) throws -> Bool { row.value(key.stringValue)?.isNull ?? true }
+        /// The key's byte, its case's number for an enum (see `isTagged`).
+        @inline(__always)
+        private static func tag(of key: Key) -> Int {
+            withUnsafeBytes(of: key) { $0.isEmpty ? 0 : Int($0[0]) }
+        }
+
+        private var names: [String] {
+            switch columns {
+            case .fixed(let layout): return layout.names
+            case .learning(let learning): return learning.names
+            }
+        }
+
+        var allKeys: [Key] { names.compactMap { Key(stringValue: $0) } }
+
+        /// The position of the column of `key`, or -1 when there is no such column.
+        @inline(__always)
+        private func column(_ key: Key) -> Int {
+            switch columns {
+            case .fixed(let layout):
+                let tag = Self.tag(of: key)
+                if tag < layout.columns.count {
+                    let column = layout.columns[tag]
+                    if column != Layout.unknown { return column }
+                }
+                let name = key.stringValue
+                return layout.names.firstIndex { ExactText.same($0, name) } ?? Layout.missing
+            case .learning(let learning):
+                return learning.column(key.stringValue, tag: Self.isTagged ? Self.tag(of: key) : nil) ?? Layout.missing
+            }
+        }
+
+        /// The value of the column of `key`, or nil when there is no such column.
+        private func lookUp(_ key: Key) -> SQLiteValue? {
+            let column = column(key)
+            return column >= 0 ? values[column] : nil
+        }
+
+        func contains(_ key: Key) -> Bool { column(key) >= 0 }
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            let column = column(key)
+            return column < 0 || values[column].isNull
+        }
 
         /// The value of `key`, or nil when the column is missing or NULL: one look-up, where
         /// the protocol's own `decodeIfPresent` makes three.
         private func present(_ key: Key) -> SQLiteValue? {
-            guard let value = row.value(key.stringValue), !value.isNull else { return nil }
+            guard let value = lookUp(key), !value.isNull else { return nil }
             return value
         }
 
@@ -278,20 +410,57 @@ enum RowDecoder {
             return try decode(value)
         }
 
-        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-            try decoded(key) { try integer(Int64.self, key, $0) != 0 }
-        }
+        // The common kinds read their column in place, with no copy of its value.
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-            try decoded(key) { stored in
-                guard let text = stored.stringValue else { throw mismatch(type, key, stored) }
-                return text
+            let column = column(key)
+            guard column >= 0 else { return nil }
+            switch values[column] {
+            case .text(let text): return text
+            case .null: return nil
+            default: throw mismatch(type, key, values[column])
             }
         }
         func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-            try decoded(key) { stored in
-                guard let number = stored.doubleValue else { throw mismatch(type, key, stored) }
-                return number
+            let column = column(key)
+            guard column >= 0 else { return nil }
+            switch values[column] {
+            case .real(let number): return number
+            case .integer(let number): return Double(number)
+            case .null: return nil
+            default: throw mismatch(type, key, values[column])
             }
+        }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+            let column = column(key)
+            guard column >= 0 else { return nil }
+            if case .integer(let number) = values[column] { return number }
+            if values[column].isNull { return nil }
+            return try integer(type, key, values[column])
+        }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            let column = column(key)
+            guard column >= 0 else { throw missing(key) }
+            guard case .text(let text) = values[column] else { throw mismatch(type, key, values[column]) }
+            return text
+        }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+            let column = column(key)
+            guard column >= 0 else { throw missing(key) }
+            switch values[column] {
+            case .real(let number): return number
+            case .integer(let number): return Double(number)
+            default: throw mismatch(type, key, values[column])
+            }
+        }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+            let column = column(key)
+            guard column >= 0 else { throw missing(key) }
+            if case .integer(let number) = values[column] { return number }
+            return try integer(type, key, values[column])
+        }
+
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+            try decoded(key) { try integer(Int64.self, key, $0) != 0 }
         }
         func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
             try decodeIfPresent(Double.self, forKey: key).map { Float($0) }
@@ -306,9 +475,6 @@ enum RowDecoder {
             try decoded(key) { try integer(type, key, $0) }
         }
         func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-            try decoded(key) { try integer(type, key, $0) }
-        }
-        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
             try decoded(key) { try integer(type, key, $0) }
         }
         func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
@@ -331,11 +497,13 @@ enum RowDecoder {
             return try decode(type, forKey: key)
         }
 
+        private func missing(_ key: Key) -> DecodingError {
+            DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "no column \(key.stringValue)"))
+        }
+
         private func value(_ key: Key) throws -> SQLiteValue {
-            guard let value = row.value(key.stringValue) else {
-                throw DecodingError.keyNotFound(
-                    key, .init(codingPath: codingPath, debugDescription: "no column \(key.stringValue)"))
-            }
+            guard let value = lookUp(key) else { throw missing(key) }
             return value
         }
 
@@ -363,22 +531,11 @@ enum RowDecoder {
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try integer(Int64.self, key) != 0 }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String {
-            let stored = try value(key)
-            guard let text = stored.stringValue else { throw mismatch(type, key, stored) }
-            return text
-        }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-            let stored = try value(key)
-            guard let number = stored.doubleValue else { throw mismatch(type, key, stored) }
-            return number
-        }
         func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decode(Double.self, forKey: key)) }
         func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
         func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
         func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
         func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
         func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
         func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
         func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
@@ -427,7 +584,8 @@ enum RowDecoder {
             throw mismatch([Any].self, key, (try? value(key)) ?? .null)
         }
 
-        func superDecoder() throws -> any Swift.Decoder { Decoder(row: row) }
-        func superDecoder(forKey key: Key) throws -> any Swift.Decoder { Decoder(row: row) }
+        // A superclass decodes from the same row, its columns looked up by name.
+        func superDecoder() throws -> any Swift.Decoder { Decoder(row: Row(uniqueNames: names, values: values)) }
+        func superDecoder(forKey key: Key) throws -> any Swift.Decoder { try superDecoder() }
     }
 }

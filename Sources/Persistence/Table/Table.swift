@@ -200,10 +200,16 @@ extension Table {
         limit: Int? = nil
     ) throws -> [Row] {
         try prepare()
+        return try database.fetch(selectSQL(where: condition, orderBy: ordering, limit: limit), named: parameters)
+    }
+
+    /// The query `find(where:_:orderBy:limit:)` runs.
+    @usableFromInline
+    func selectSQL(where condition: String, orderBy ordering: String?, limit: Int?) -> String {
         var sql = "SELECT * FROM \(quotedName) WHERE \(condition)"
         if let ordering { sql += " ORDER BY \(ordering)" }
         if let limit { sql += " LIMIT \(max(0, limit))" }
-        return try database.fetch(sql, named: parameters)
+        return sql
     }
 
     /// Every row, in `ordering` (SQL) or by primary key.
