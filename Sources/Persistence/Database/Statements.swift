@@ -281,16 +281,23 @@ extension Database {
     }
 
     private static func value(of statement: OpaquePointer, at index: Int32) -> SQLiteValue {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        // The column is found once and read through its value: each `sqlite3_column_*`
+        // call would find it again. The value is read at once, holding the connection (the
+        // connection's own lock, as `sqlite3_column_value` asks of its callers).
+        guard let value = sqlite3_column_value(statement, index) else { return .null }
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
         case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard count > 0, let text = sqlite3_column_text(statement, index) else { return .text("") }
+            // The text first, then its length, as SQLite documents the order.
+            guard let text = sqlite3_value_text(value) else { return .text("") }
+            let count = Int(sqlite3_value_bytes(value))
+            guard count > 0 else { return .text("") }
             return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }
+            guard let bytes = sqlite3_value_blob(value) else { return .blob(Data()) }
+            let count = Int(sqlite3_value_bytes(value))
+            guard count > 0 else { return .blob(Data()) }
             return .blob(Data(bytes: bytes, count: count))
         default:
             return .null

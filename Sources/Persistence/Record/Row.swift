@@ -52,9 +52,10 @@ public struct Row: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStr
         self.plan = plan
     }
 
-    /// Replaces every value with `read(position)`, keeping the names and the plan; the
-    /// storage is reused unless a copy of the row holds it.
+    /// Replaces every value with `read(position)`, keeping the names; the storage is reused
+    /// unless a copy of the row holds it. A plan that learns becomes its `next`.
     mutating func refill(_ read: (Int32) -> SQLiteValue) {
+        if let plan, plan.fixed == nil { self.plan = plan.next }
         values.withUnsafeMutableBufferPointer { buffer in
             for position in buffer.indices { buffer[position] = read(Int32(position)) }
         }

@@ -218,17 +218,33 @@ enum RowDecoder {
     }
 
     /// How the rows of one fetch decode: shared by those rows (which have the same names),
-    /// and so by any thread a row is sent to. The layout is published once, then only read.
+    /// and so by any thread a row is sent to. A fetch's first rows carry a plan that learns:
+    /// their decoding publishes the layout it learned, once. The fetch then hands its other
+    /// rows a plan made with that layout, which they read with no lock.
     final class Plan: Sendable {
-        private let published = Mutex<Layout?>(nil)
+        /// The layout every row of this plan decodes with, when it was known at the start.
+        let fixed: Layout?
+        private let learned = Mutex<Layout?>(nil)
 
-        /// The layout a row's decoding learned, once one has.
-        var layout: Layout? { published.withLock { $0 } }
+        init(fixed: Layout? = nil) {
+            self.fixed = fixed
+        }
+
+        /// The layout to decode with: the fixed one, or the one a row's decoding learned.
+        var layout: Layout? { fixed ?? learned.withLock { $0 } }
 
         /// Keeps `layout` unless another decoding published one first (the same, as it
         /// depends on the names and the keys alone).
         func publish(_ layout: Layout) {
-            published.withLock { if $0 == nil { $0 = layout } }
+            learned.withLock { if $0 == nil { $0 = layout } }
+        }
+
+        /// The plan for the fetch's rows after the first: one with the layout the first
+        /// row's decoding learned fixed, or none when it learned none (a hand-written
+        /// `init(row:)`, keys that are not an enum), so that no row takes the lock again.
+        var next: Plan? {
+            if fixed != nil { return self }
+            return learned.withLock { $0 }.map { Plan(fixed: $0) }
         }
     }
 
