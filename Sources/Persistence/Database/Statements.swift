@@ -163,7 +163,10 @@ extension Database {
             let code = sqlite3_step(statement)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else {
-                dropStatementChanges()
+                // What a failed statement recorded is forgotten. A read records nothing, and
+                // the marks may be those of a write made while its rows were read (by a
+                // record's `init(row:)`), whose changes stand.
+                if sqlite3_stmt_readonly(statement) == 0 { dropStatementChanges() }
                 if transactionDepth > 0 && sqlite3_get_autocommit(handle) != 0 { transactionAborted = true }
                 if code & 0xff == SQLITE_READONLY {
                     throw DatabaseError(.readOnly, "the database \(path) is read-only; nothing was written")

@@ -337,7 +337,7 @@ enum RowDecoder {
                 if layout.keyType == keyType {
                     return KeyedDecodingContainer(Keyed<Key>(values: row.values, columns: .fixed(layout)))
                 }
-                // Another record type's layout (a superclass's keys): by name.
+                // The layout of another key type (a record that asks for two containers): by name.
                 return KeyedDecodingContainer(
                     Keyed<Key>(
                         values: row.values, columns: .learning(Learning(names: row.names, plan: nil, keyType: keyType)))
