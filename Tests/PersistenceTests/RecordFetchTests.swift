@@ -99,6 +99,50 @@ private struct ByName: Codable, Record, Equatable {
     func encode(to encoder: any Encoder) throws {}
 }
 
+/// A subclass whose superclass decodes from the same row, through `superDecoder()`.
+private class Listed: Codable {
+    var id: Int64
+    var code: String
+}
+
+private final class Priced: Listed, Record {
+    var price: Double?
+
+    enum CodingKeys: String, CodingKey { case price }
+
+    required init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        price = try container.decodeIfPresent(Double.self, forKey: .price)
+        try super.init(from: container.superDecoder())
+    }
+
+    override func encode(to encoder: any Encoder) throws {}
+}
+
+/// Asks for two kinds of keys, and lists the keys of the row's columns.
+private struct TwoKinds: Codable, Record, Equatable {
+    var code: String
+    var title: String?
+    var known: [String]
+
+    enum First: String, CodingKey { case code, rooms }
+    enum Second: String, CodingKey { case title, price, id }
+
+    init(code: String, title: String?, known: [String]) {
+        (self.code, self.title, self.known) = (code, title, known)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let first = try decoder.container(keyedBy: First.self)
+        let second = try decoder.container(keyedBy: Second.self)
+        code = try first.decode(String.self, forKey: .code)
+        title = try second.decodeIfPresent(String.self, forKey: .title)
+        known = (first.allKeys.map(\.stringValue) + second.allKeys.map(\.stringValue)).sorted()
+    }
+
+    func encode(to encoder: any Encoder) throws {}
+}
+
 /// Needs a title, which some rows do not have.
 private struct Titled: Codable, Record {
     var code: String
@@ -214,6 +258,17 @@ private func filled(_ count: Int = 300) throws -> (folder: TemporaryFolder, tabl
         #expect(try table.records(ByName.self) == homes.map { ByName(code: $0.code, title: $0.title) })
         // Two record types over the same query, one after the other.
         #expect(try table.records(Home.self) == homes)
+    }
+
+    @Test func superclassesAndSecondContainersReadTheSameRow() throws {
+        let (_, table, homes) = try filled(30)
+        let priced = try table.records(Priced.self)
+        #expect(priced.map(\.id) == homes.map(\.id))
+        #expect(priced.map(\.code) == homes.map(\.code))
+        #expect(priced.map(\.price) == homes.map(\.price))
+        let known = ["code", "id", "price", "rooms", "title"]
+        #expect(
+            try table.records(TwoKinds.self) == homes.map { TwoKinds(code: $0.code, title: $0.title, known: known) })
     }
 
     @Test func aNullColumnOnALaterRowIsAnErrorNamingIt() throws {

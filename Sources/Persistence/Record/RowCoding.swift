@@ -243,8 +243,7 @@ enum RowDecoder {
         /// row's decoding learned fixed, or none when it learned none (a hand-written
         /// `init(row:)`, keys that are not an enum), so that no row takes the lock again.
         var next: Plan? {
-            if fixed != nil { return self }
-            return learned.withLock { $0 }.map { Plan(fixed: $0) }
+            fixed != nil ? self : learned.withLock { $0 }.map { Plan(fixed: $0) }
         }
     }
 
