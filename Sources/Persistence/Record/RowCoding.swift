@@ -371,7 +371,8 @@ enum RowDecoder {
         /// The key's byte, its case's number for an enum (see `isTagged`).
         @inline(__always)
         private static func tag(of key: Key) -> Int {
-            withUnsafeBytes(of: key) { $0.isEmpty ? 0 : Int($0[0]) }
+            // Reinterpreted only when it is one byte (`isTagged` keys are one or none).
+            MemoryLayout<Key>.size == 1 ? Int(unsafeBitCast(key, to: UInt8.self)) : 0
         }
 
         private var names: [String] {
