@@ -464,3 +464,17 @@ import Testing
         run.dispose()
     }
 }
+
+extension SignalFedPropertyGraphTests {
+    @Test(.tags(.regression)) func aCombinationThatCompletesWhileItWaitsSendsItsChangeFirst() {
+        // The signal-fed input takes its last value and completes in the same change: the
+        // combination sends that change before completing, so what derives from it settles.
+        let root = MutableProperty(0)
+        let last = Property(initial: -1, then: root.signal.take(first: 1))
+        let pair = Property.combineLatest(last, Property(value: 0)).map { first, _ in first }
+        let derived = Property.combineLatest(pair, root).map { first, second in first * 100 + second }.record()
+        root.value = 5
+        root.value = 6
+        derived.assertValues([-100, 505, 506])
+    }
+}

@@ -83,10 +83,15 @@ private let poolTimeout: Duration = .seconds(30)
     }
 
     @Test @MainActor func aSignalsTimeoutFailsTheTestWithWhatWasAwaitedAndReceived() async throws {
-        let (signal, input) = Signal<Int>.pipe()
-        Task { @MainActor in
+        // The values come as the wait starts observing (not from a task that a loaded
+        // machine may run only after the timeout), and the input is kept so that the
+        // signal does not complete: the wait can only time out, having received both.
+        let kept = Locked<Signal<Int>.Input?>(nil)
+        let signal = Signal<Int> { input in
+            kept.value = input
             input.send(1)
             input.send(2)
+            return AnyDisposable {}
         }
         let issues = Locked<[Issue]>([])
         let thrown = Locked<WaitError?>(nil)

@@ -182,7 +182,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
             // Whether the change is tracked (`Propagation`) is one load in line; a tracked
             // delivery runs out of line.
             let storage = self.storage
-            node.core.send(tracked: node.gate.isOpen) {
+            node.core.send(trackedBy: node.gate) {
                 storage.value = newValue
                 return (.invalidate, .changed(newValue))
             }
@@ -195,7 +195,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     @discardableResult
     func update(_ transform: (Value) -> Value?) -> Bool {
         let storage = self.storage
-        return node.core.send(tracked: node.gate.isOpen) {
+        return node.core.send(trackedBy: node.gate) {
             guard let newValue = transform(storage.value) else { return nil }
             storage.value = newValue
             return (.invalidate, .changed(newValue))

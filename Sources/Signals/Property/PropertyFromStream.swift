@@ -98,15 +98,19 @@ extension Property {
 }
 
 /// `==` of `Value` when it is `Equatable` (so that a property made in generic code skips
-/// equal values too), else nil.
-func equalityIfEquatable<Value>(_ type: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
-    guard type is any Equatable.Type else { return nil }
-    return { first, second in (first as? any Equatable)?.isEqual(to: second) ?? false }
+/// equal values too), else nil. The conformance is looked up once; each comparison casts
+/// the two values to the concrete type, boxing neither.
+func equalityIfEquatable<Value: Sendable>(_ type: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
+    guard let equatable = type as? any (Equatable & Sendable).Type else { return nil }
+    return equatable.equality(as: Value.self)
 }
 
-extension Equatable {
-    /// Whether `other` is a value of this type equal to this one.
-    fileprivate func isEqual(to other: Any) -> Bool {
-        (other as? Self) == self
+extension Equatable where Self: Sendable {
+    /// `==`, for values the caller knows to be of this type.
+    fileprivate static func equality<Value>(as type: Value.Type) -> @Sendable (Value, Value) -> Bool {
+        { first, second in
+            guard let first = first as? Self, let second = second as? Self else { return false }
+            return first == second
+        }
     }
 }

@@ -257,7 +257,7 @@ final class Follower<Value: Sendable>: Sendable {
 
     func set(_ value: Value) {
         let storage = self.storage
-        node.core.send(tracked: node.gate.isOpen) {
+        node.core.send(trackedBy: node.gate) {
             storage.value = value
             return (.invalidate, .changed(value))
         }
@@ -360,7 +360,14 @@ struct CombineState {
             break
         case .completed:
             completions += 1
-            if completions == inputs { output.emitCompleted() }
+            guard completions == inputs else { return false }
+            // A change waiting for its propagation goes out first: what is derived from this
+            // property has counted its `invalidate` and waits for it to settle.
+            if isWaiting && unsettled == 0 {
+                isWaiting = false
+                emit(build: build, output: output)
+            }
+            output.emitCompleted()
             return false
         case .propagationEnded:
             isWaiting = false

@@ -57,11 +57,14 @@ extension SignalCore {
     /// The first event goes out only when an observer takes it (a derived property does;
     /// one that acts on changes only, `Observer.skipsLeadOfPair`, does not).
     ///
-    /// `tracked` (the root changes of `Propagation`): the delivery, if this thread makes it,
-    /// is a propagation, whose end tells the combinations that waited for it.
+    /// While `gate` is open (the root changes of `Propagation`), the delivery, if this thread
+    /// makes it, is a propagation, whose end tells the combinations that waited for it. The
+    /// gate is read under the lock, so that a combination attached (under this lock) after a
+    /// signal-fed property opened it is never reached by an untracked change.
     @inlinable @discardableResult
-    func send(tracked: Bool = false, _ make: () -> (Value, Value)?) -> Bool {
+    func send(trackedBy gate: PropagationGate? = nil, _ make: () -> (Value, Value)?) -> Bool {
         delivery.lock.lock()
+        let tracked = gate?.isOpen ?? false
         guard !lifecycle.isTerminating, let (first, second) = make() else {
             delivery.lock.unlock()
             return false
@@ -78,7 +81,7 @@ extension SignalCore {
         return true
     }
 
-    /// Delivers a pair as `send(tracked: true)` does, out of line; returns true.
+    /// Delivers a pair as a tracked `send(trackedBy:_:)` does, out of line; returns true.
     @usableFromInline
     func emitAsPropagation(_ pair: (Value, Value)) -> Bool {
         let propagation = Propagation.current
