@@ -12,6 +12,13 @@ extension Session {
         await run(from: lines, preparing: preparing)
     }
 
+    /// Ctrl-C: stops the work in flight on every screen; true if there was some.
+    @discardableResult package func interrupt() -> Bool {
+        let busy = stack.all.filter { $0.isBusy.value }
+        busy.forEach { $0.cancelWork() }
+        return !busy.isEmpty
+    }
+
     /// The terminal is `width` columns wide now (SIGWINCH): the screen is laid out again at
     /// once on a cleared screen, the line being edited (and the status of work in flight)
     /// below it; the terminal's own reflow of the old rows is wiped.

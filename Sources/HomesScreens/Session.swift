@@ -72,21 +72,26 @@ package final class Session {
     ///
     /// Commands separated by `;` run one after another without waiting for each other's
     /// work (so `refresh; filter rooms 2` cancels the refresh in flight); the screen shows
-    /// once, when the last has settled. `ask` takes the rest of its line, `;` included.
+    /// once, when the last has settled. A command declared to take the rest of its line
+    /// (`ask`) takes it, `;` included.
     package func execute(_ line: String) async -> Bool {
-        let parsed = CommandParser.commands(in: line)
+        let parsed = CommandParser.commands(in: line, declarations: help)
         if case .success(let commands) = parsed, commands.isEmpty { return true }
         if !terminal.isInteractive { write("> \(line.trimmingCharacters(in: .whitespaces))\n") }
-        guard case .success(let commands) = parsed else {
-            if case .failure(let problem) = parsed { fail(problem.message) }
+        if case .failure(let problem) = parsed {
+            fail(problem.message)
             return true
         }
         (isRunningCommand, changedWhileRunning) = (true, false)
         defer { isRunningCommand = false }
-        // Synchronously on the main actor: no response can land between the commands of a line.
+        // Synchronously on the main actor: no response can land between the commands of a
+        // line. Each is read as the screen shown when it runs declares it.
         var results: [Result] = []
-        for command in commands where results.last != .quit {
-            results.append(run(command))
+        var rest: String? = line
+        while let text = rest, results.last != .quit {
+            let next = CommandParser.first(in: text, declarations: help)
+            rest = next.rest
+            if let command = next.command { results.append(run(command)) }
         }
         if let request = secretRequest {
             secretRequest = nil
@@ -102,13 +107,6 @@ package final class Session {
         errorsToShow.forEach(write)
         errorsToShow = []
         return !results.contains(.quit)
-    }
-
-    /// Ctrl-C: stops the work in flight on every screen; true if there was some.
-    @discardableResult package func interrupt() -> Bool {
-        let busy = stack.all.filter { $0.isBusy.value }
-        busy.forEach { $0.cancelWork() }
-        return !busy.isEmpty
     }
 
     private enum Result { case quit, written, changed }

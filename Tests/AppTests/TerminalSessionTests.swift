@@ -353,7 +353,8 @@ final class TerminalHomes: Sendable {
 
     /// 120 photos: Tab asks before listing them, then lists them by name in columns, a
     /// screenful at a time under --More-- when they take more rows than the terminal has;
-    /// the line comes back below the list.
+    /// the line comes back below the list. `--photo` is a flag of `ask`, on a listing's
+    /// screen: paths are offered where the command that takes it is.
     @Test func aLongCompletionListIsAskedAboutPagedAndShownByName() throws {
         let folder = NSTemporaryDirectory() + "homes-photos-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -366,6 +367,8 @@ final class TerminalHomes: Sendable {
         for columns in [80, 30] {
             let homes = try TerminalHomes(columns: columns)
             #expect(homes.waitFor("homes> "), "the app wrote: \(homes.output.suffix(300).debugDescription)")
+            homes.type("open 1\r")
+            #expect(homes.waitFor("fav to save it"))
             homes.type("ask --photo \(folder)/\t")
             // The common start of the names is put in (the line may take more than a row).
             #expect(homes.waitUntil { _, screen in screen.lines.joined().hasSuffix("/room-") })

@@ -316,6 +316,38 @@ import Testing
         }
     }
 
+    /// The shell reads a line as the screens declare their commands: it holds no flag
+    /// table and names no flag (no string literal starting with `--` in its code), nor
+    /// any command a feature declares with flags or as taking the rest of its line.
+    @Test func theShellKnowsNoFeaturesFlags() throws {
+        func code(_ text: String) -> String {
+            text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                .joined(separator: "\n")
+        }
+        // The commands declared with a rule for reading their line: `CommandHelp(usage:
+        // "ask TEXT ...", ..., flags: ...)`, wherever a feature or the app declares them.
+        let declaration = try Regex(#"CommandHelp\(\s*usage: "([a-z]+)[^"]*",[^)]*?(flags|takesRestOfLine):"#)
+        var ruled: Set<String> = []
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+        for module in modules where module != "HomesScreens" {
+            for (_, text) in try files(in: module) {
+                for match in code(text).matches(of: declaration) {
+                    if let name = match.output[1].substring { ruled.insert(String(name)) }
+                }
+            }
+        }
+        #expect(ruled.contains("ask"), "no feature declares a command with flags: \(ruled)")
+        for (name, text) in try files(in: "HomesScreens") {
+            let shell = code(text)
+            let namesAFlag = shell.contains("\"--")
+            #expect(!namesAFlag, "HomesScreens/\(name) names a flag")
+            for command in ruled {
+                let namesTheCommand = shell.contains("\"\(command)\"")
+                #expect(!namesTheCommand, "HomesScreens/\(name) names the command \(command)")
+            }
+        }
+    }
+
     /// Work is waited for by observing it, never by sleeping and looking again.
     @Test func nothingOutsideTheBenchmarksSleeps() throws {
         let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)

@@ -4,8 +4,17 @@ import Testing
 @testable import HomesScreens
 
 @Suite struct CommandParserTests {
-    func commands(_ line: String) -> [Command] {
-        (try? CommandParser.commands(in: line, home: "/home/mei").get()) ?? []
+    /// What the screens of these tests declare: `ask` takes the rest of its line and a
+    /// photo, as the detail screen declares it.
+    static let declarations = [
+        CommandHelp(
+            usage: "ask TEXT [--photo FILE]", summary: "ask", flags: [CommandHelp.Flag("--photo", takesFile: true)],
+            takesRestOfLine: true),
+        CommandHelp(usage: "open N", summary: "open"),
+    ]
+
+    func commands(_ line: String, declarations: [CommandHelp] = Self.declarations) -> [Command] {
+        (try? CommandParser.commands(in: line, declarations: declarations, home: "/home/mei").get()) ?? []
     }
 
     /// Tab completion takes `~` as the command that runs does: the folder `HOME` names.
@@ -62,7 +71,7 @@ import Testing
 
     @Test func anOpenQuoteIsAProblem() {
         #expect(throws: CommandParser.Problem(message: "a quote is not closed")) {
-            try CommandParser.commands(in: #"ask "unfinished"#).get()
+            try CommandParser.commands(in: #"ask "unfinished"#, declarations: Self.declarations).get()
         }
     }
 
@@ -98,12 +107,48 @@ import Testing
     /// Where each word stands, for the line editor's colours (`HighlightTests`, in AppTests).
     @Test func theParserSaysWhereEachWordStands() {
         // `ask` takes the rest of its line, `;` included.
-        let scan = CommandParser.scan(#"open 2; ask "a b" c\ d; more"#)
+        let scan = CommandParser.scan(#"open 2; ask "a b" c\ d; more"#, declarations: Self.declarations)
         #expect(scan.commands.map { $0.map(\.range) } == [[0..<4, 5..<6], [8..<11, 12..<17, 18..<23, 24..<28]])
         #expect(scan.commands[1].map(\.word.text) == ["ask", "a b", "c d;", "more"])
-        #expect(CommandParser.scan("more;; x").commands.map(\.count) == [1, 0, 1])
+        #expect(scan.separators == [6])
+        #expect(CommandParser.scan("more;; x", declarations: []).commands.map(\.count) == [1, 0, 1])
         #expect(scan.openQuote == nil)
-        #expect(CommandParser.scan(#"ask "why"#).openQuote == 4)
-        #expect(CommandParser.scan(#"ask "why" 'no"#).openQuote == 10)
+        #expect(CommandParser.scan(#"ask "why"#, declarations: []).openQuote == 4)
+        #expect(CommandParser.scan(#"ask "why" 'no"#, declarations: []).openQuote == 10)
+    }
+
+    /// Flags and the rest of the line are what the command's screen declares: where no
+    /// screen declares them, `--photo` is a word and `;` ends `ask` like any command.
+    @Test func aCommandTakesOnlyWhatItsScreenDeclares() {
+        #expect(
+            commands("ask a; b --photo x.jpg", declarations: []) == [
+                Command(name: "ask", arguments: ["a"]), Command(name: "b", arguments: ["--photo", "x.jpg"]),
+            ])
+        let own = [CommandHelp(usage: "send TEXT [--to WHO]", summary: "", flags: [CommandHelp.Flag("--to")])]
+        #expect(
+            commands("send --to mei hi; ask x --photo y", declarations: own) == [
+                Command(name: "send", arguments: ["hi"], options: ["--to": "mei"]),
+                Command(name: "ask", arguments: ["x", "--photo", "y"]),
+            ])
+    }
+
+    /// A line is read one command at a time, each as the screen shown when it runs
+    /// declares it: the first command, then the text after its `;`.
+    @Test func theFirstCommandAndTheRestOfTheLine() {
+        let first = CommandParser.first(in: "open 2; ask a; b --photo x", declarations: [], home: "/home/mei")
+        #expect(first.command == Command(name: "open", arguments: ["2"]))
+        #expect(first.rest == " ask a; b --photo x")
+        let asked = CommandParser.first(in: first.rest ?? "", declarations: Self.declarations, home: "/home/mei")
+        #expect(asked.command == Command(name: "ask", arguments: ["a;", "b"], options: ["--photo": "x"]))
+        #expect(asked.rest == nil)
+        #expect(CommandParser.first(in: ";; more", declarations: [], home: "/").command == nil)
+    }
+
+    /// Tab offers a command's declared flags among its words, and paths after one whose
+    /// value is a file.
+    @MainActor @Test func tabOffersTheDeclaredFlags() {
+        let completer = Completer(help: Self.declarations, screen: nil)
+        #expect(completer.complete("ask hi --p") == ["--photo"])
+        #expect(completer.complete("open --p") == [])
     }
 }

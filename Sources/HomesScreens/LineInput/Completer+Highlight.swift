@@ -10,7 +10,7 @@ extension Completer {
     /// session's, as `help` lists them); a command whose usage is `NAME N` takes one of the
     /// numbers Tab offers for it, as the screen's `handle` accepts.
     func highlight(_ line: String) -> [HighlightSpan] {
-        let scan = CommandParser.scan(line)
+        let scan = CommandParser.scan(line, declarations: declarations)
         var spans: [HighlightSpan] = []
         for words in scan.commands {
             guard let name = words.first else { continue }

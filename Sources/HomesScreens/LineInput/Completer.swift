@@ -4,8 +4,11 @@ import LineEditing
 import Synchronization
 
 /// What Tab offers on the screen shown: its commands, then the words each command's
-/// arguments may be, and file paths after `--photo`.
+/// arguments may be (its flags among them), and file paths after a flag whose value is a
+/// file; and how the line is read there (`CommandParser`, with these declarations).
 package struct Completer: Sendable {
+    /// The commands of the screen shown, the app's and the session's, as declared.
+    let declarations: [CommandHelp]
     let commands: [String]
     let arguments: [String: [String]]
     /// The commands that take a listing number (`open N`), with the numbers that name one.
@@ -15,8 +18,13 @@ package struct Completer: Sendable {
     /// `screen` takes for their arguments.
     @MainActor
     init(help: [CommandHelp], screen: (any Screen)?) {
-        let names = help.compactMap { $0.usage.split(separator: " ").first.map(String.init) } + ["online", "exit"]
-        arguments = Dictionary(names.map { ($0, screen?.completions(for: $0) ?? []) }) { first, _ in first }
+        declarations = help
+        let names = help.flatMap(\.names) + ["exit"]
+        arguments = Dictionary(
+            names.map { name in
+                (name, (screen?.completions(for: name) ?? []) + (help.declaration(of: name)?.flags.map(\.name) ?? []))
+            }
+        ) { first, _ in first }
         commands = Array(Set(names)).sorted()
         let usages = help.map { $0.usage.split(separator: " ").map(String.init) }
         numbered = Dictionary(
@@ -31,7 +39,10 @@ package struct Completer: Sendable {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         let partial = words.last ?? ""
         guard words.count > 1 else { return commands.filter { $0.hasPrefix(partial.lowercased()) } }
-        if words[words.count - 2] == "--photo" { return Self.paths(startingWith: partial) }
+        let flags = declarations.declaration(of: words[0].lowercased())?.flags ?? []
+        if flags.contains(where: { $0.takesFile && $0.name == words[words.count - 2] }) {
+            return Self.paths(startingWith: partial)
+        }
         let candidates = arguments[words[0].lowercased()] ?? []
         return candidates.filter { $0.lowercased().hasPrefix(partial.lowercased()) }
     }

@@ -17,7 +17,8 @@ final class LockedEditor: Sendable {
     func readLine(prompt: String, completer: Completer) -> String? {
         editor.withLock {
             $0.readLine(
-                prompt: prompt, complete: completer.complete, highlight: completer.highlight, redact: Secrets.redacted)
+                prompt: prompt, complete: completer.complete, highlight: completer.highlight,
+                redact: { Secrets.redacted($0, declarations: completer.declarations) })
         }
     }
 

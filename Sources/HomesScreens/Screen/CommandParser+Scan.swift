@@ -13,10 +13,13 @@ extension CommandParser {
         var commands: [[ScannedWord]] = []
         /// Where a quote that is not closed opens, if one does.
         var openQuote: Int?
+        /// Where each `;` that ends a command stands.
+        var separators: [Int] = []
     }
 
-    /// Splits `line` into commands and words (`~` not yet expanded).
-    static func scan(_ line: String) -> Scan {
+    /// Splits `line` into commands and words (`~` not yet expanded); a command that
+    /// `declarations` say takes the rest of its line ends at the end of the line.
+    static func scan(_ line: String, declarations: [CommandHelp]) -> Scan {
         var scan = Scan()
         var words: [ScannedWord] = []
         var word: ScannedWord?
@@ -63,10 +66,9 @@ extension CommandParser {
                 startWord(at: start)
                 word?.word.isQuoted = true
                 if let escaped = next() { word?.word.text.append(escaped) }
-            case ";"
-            where words.first?.word.text.lowercased() != "ask"
-                && !(words.isEmpty && word?.word.text.lowercased() == "ask"):
+            case ";" where !takesRestOfLine(words.first?.word ?? word?.word, declarations):
                 endWord()
+                scan.separators.append(start)
                 scan.commands.append(words)
                 words = []
             default:
@@ -77,5 +79,11 @@ extension CommandParser {
         endWord()
         scan.commands.append(words)
         return scan
+    }
+
+    /// Whether the command named by `name` (its first word) takes the rest of its line.
+    private static func takesRestOfLine(_ name: Word?, _ declarations: [CommandHelp]) -> Bool {
+        guard let name else { return false }
+        return declarations.declaration(of: name.text.lowercased())?.takesRestOfLine ?? false
     }
 }

@@ -67,17 +67,15 @@ package final class ListingDetailController: Screen {
         inquiry?.cancel()
     }
 
-    package func completions(for command: String) -> [String] {
-        command == "ask" ? ["--photo"] : []
-    }
-
     // MARK: - Commands
 
     package var commands: [CommandHelp] {
         [
             CommandHelp(usage: "fav", summary: "save this listing"), CommandHelp(usage: "unfav", summary: "forget it"),
             CommandHelp(usage: "refresh", summary: "reload it"),
-            CommandHelp(usage: "ask TEXT [--photo FILE]", summary: "ask the agent, with a photo if you like"),
+            CommandHelp(
+                usage: "ask TEXT [--photo FILE]", summary: "ask the agent, with a photo if you like",
+                flags: [CommandHelp.Flag("--photo", takesFile: true)], takesRestOfLine: true),
         ]
     }
 
