@@ -254,7 +254,7 @@ let resizes = ProcessSignals.watch([SIGWINCH]) { session.resize(width: Terminal.
 if terminal.isInteractive {
     await session.runInteractively { await routes.load() }
 } else {
-    await session.run(from: PipedLines { readLine() }) { await routes.load() }
+    await session.run(from: .piped { readLine() }) { await routes.load() }
 }
 withExtendedLifetime((interrupts, endings, resizes)) {}
 DatabaseRegistry.shared.closeAll()

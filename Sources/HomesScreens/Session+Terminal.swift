@@ -1,10 +1,16 @@
+import LineEditing
+
 // The session on a terminal (its line editor, a resize), and what it asks of its screens.
 
 extension Session {
     /// Runs on a terminal: the line editor shows the prompt and keeps the history.
     package func runInteractively(preparing: (() async -> Void)? = nil) async {
-        let lines = TerminalLines(colors: terminal.usesColor, write: output.direct)
-        let display = lines.display
+        // History kept in `$XDG_STATE_HOME/homes/history`; with colours (a colour
+        // terminal) the line is highlighted and the rest of it suggested from the history.
+        let editor = LineEditor(
+            history: LineHistory(appName: "homes"), colors: terminal.usesColor, write: output.direct)
+        let display = editor.display
+        let lines = LineSource.terminal(editor)
         output.attach(display)
         status.show = { display.setStatus($0) }
         // Ctrl-C at the prompt while work runs stops the work, as SIGINT does.

@@ -21,7 +21,6 @@ package final class Session {
     package private(set) var hadErrors = false
     let stack: ScreenStack
     private var redraw: Disposable?
-    private var source: (any LineSource)?
     /// A secret a command asked for, read once the line's commands have run.
     private var secretRequest: (prompt: String, then: (String) -> CommandOutcome)?
     lazy var status = StatusLine(write: write)
@@ -30,7 +29,8 @@ package final class Session {
     /// True while a command runs or its work settles: redraws wait for it, and remember
     /// in `changedWhileRunning` that the screen must be drawn once it is done.
     private var isRunningCommand = false, changedWhileRunning = false
-    private let lines = ReadAhead()
+    /// Where lines come from (set by `run`).
+    private var lines: LineSource?
 
     /// A session showing `root`, offering each command to `shared` before the screen on
     /// top, writing with `write` (from any thread, one text at a time); error lines go to
@@ -52,9 +52,8 @@ package final class Session {
     /// Shows the first screen once its first work settled, then runs one line of `source`
     /// after another (each read once the previous one settled) until its end or `quit`.
     /// `preparing` runs first, under a status line on a terminal (start-up work).
-    package func run(from source: some LineSource, preparing: (() async -> Void)? = nil) async {
-        self.source = source
-        lines.attach(source)
+    package func run(from source: LineSource, preparing: (() async -> Void)? = nil) async {
+        lines = source
         if let preparing {
             if terminal.isInteractive { status.start("starting") }
             await preparing()
@@ -62,7 +61,7 @@ package final class Session {
         }
         stack.showRoot()
         await settleAndShow()
-        while let line = await lines.next(completer) {
+        while let line = await source.next(completer) {
             guard await execute(line) else { break }
         }
     }
@@ -95,14 +94,14 @@ package final class Session {
         }
         if let request = secretRequest {
             secretRequest = nil
-            if let secret = await source?.readSecret(prompt: request.prompt) {
+            if let secret = await lines?.readSecret(prompt: request.prompt) {
                 results.append(apply(request.then(secret), of: "password"))
             } else {
                 fail("a secret is read without echo on a terminal only; here, type it after the command")
             }
         }
         // On a terminal the next line is read while the work settles: the prompt stays live.
-        if terminal.isInteractive && !results.contains(.quit) { lines.start(completer) }
+        if terminal.isInteractive && !results.contains(.quit) { lines?.start(completer) }
         if results.contains(.changed) || changedWhileRunning { await settleAndShow() }
         errorsToShow.forEach(write)
         errorsToShow = []
@@ -175,7 +174,7 @@ package final class Session {
         watch()
         let lines = stack.top?.rootView.render(width: terminal.width) ?? []
         write(lines.joined(separator: "\n") + "\n")
-        self.lines.screenChanged(completer)
+        self.lines?.screenChanged(completer)
     }
 
     /// Notes that the screen on top changed while a command runs, so it is drawn once the
@@ -190,7 +189,7 @@ package final class Session {
             guard self.terminal.isInteractive else { return }
             let lines = screen.rootView.render(width: self.terminal.width)
             self.write(lines.joined(separator: "\n") + "\n")
-            self.lines.screenChanged(self.completer)
+            self.lines?.screenChanged(self.completer)
         }
     }
 }

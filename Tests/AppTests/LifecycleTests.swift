@@ -25,7 +25,7 @@ import Testing
             terminal: Terminal(isInteractive: false, width: 60), lifecycle: [recorder]
         ) { _ in }
         let lines = ScriptedLines(["open 1", "back", "favs", "back", "quit"])
-        await session.run(from: PipedLines { lines.next() })
+        await session.run(from: .piped { lines.next() })
         #expect(
             recorder.events == [
                 "+listings", "-listings", "+detail", "-detail", "+listings", "-listings",
