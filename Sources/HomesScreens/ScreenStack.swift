@@ -16,6 +16,9 @@ final class ScreenStack {
     /// The screen shown.
     var top: (any Screen)? { screens.last }
 
+    /// The screens below the one shown, the nearest first.
+    var behind: [any Screen] { screens.dropLast().reversed() }
+
     /// Every screen whose work counts: shown, below, or popped since the last settle.
     var all: [any Screen] { screens + popped }
 

@@ -95,7 +95,7 @@ package final class Session {
         if let request = secretRequest {
             secretRequest = nil
             if let secret = await lines?.readSecret(prompt: request.prompt) {
-                results.append(apply(request.then(secret), of: "password"))
+                results.append(apply(request.then(secret)))
             } else {
                 fail("a secret is read without echo on a terminal only; here, type it after the command")
             }
@@ -137,25 +137,27 @@ package final class Session {
             return .changed
         default: break
         }
-        return apply(shared?.handle(input) ?? stack.top?.handle(input), of: input.name)
+        guard let outcome = shared?.handle(input) ?? stack.top?.handle(input) else {
+            return fail(UnknownCommand.message(for: input.name, known: help, behind: stack.behind))
+        }
+        return apply(outcome)
     }
 
     /// Does what a command's outcome says: `.changed` when the screen should be shown.
-    private func apply(_ outcome: CommandOutcome?, of command: String) -> Result {
+    private func apply(_ outcome: CommandOutcome) -> Result {
         switch outcome {
-        case nil: return fail("unknown command \(command); type help for the commands of this screen")
-        case .error(let message)?: return fail(message)
-        case .push(let screen)?: stack.push(screen)
-        case .pushAfterError(let screen, let message)?:
+        case .error(let message): return fail(message)
+        case .push(let screen): stack.push(screen)
+        case .pushAfterError(let screen, let message):
             fail(message)
             stack.push(screen)
-        case .note(let message)?:
+        case .note(let message):
             write(message + "\n")
             return .written
-        case .secret(let prompt, let then)?:
+        case .secret(let prompt, let then):
             secretRequest = (prompt, then)
             return .written
-        case .handled?: break
+        case .handled: break
         }
         return .changed
     }
