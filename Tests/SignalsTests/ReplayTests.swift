@@ -164,10 +164,12 @@ import Testing
     @Test(.tags(.regression)) func anObserverAddedDuringALateReplayGetsNoneOfIt() {
         // A late observer of a completed replay gets its catch-up in a delivery, so an
         // operator sharing that delivery (`map`) delivers it to the observers there when
-        // it started: one added meanwhile gets only the completion. The catch-up used to
-        // run outside any delivery, where disposing an observer dropped `map`'s snapshot:
-        // the added observer then got the next value, and had it disposed itself there,
-        // its closures were freed while they ran.
+        // it started. One added meanwhile is a late observer of `map`, which replays what it
+        // delivered (V.8a): it gets those values once, after the catch-up in progress, then
+        // the completion. The catch-up used to run outside any delivery, where disposing an
+        // observer dropped `map`'s snapshot: the added observer then got the next value in
+        // the middle of it, and had it disposed itself there, its closures were freed while
+        // they ran.
         let shared = Signal(values: [10, 11]).share(replay: 2)
         shared.record().assertEvents([.value(10), .value(11), .completed])
         let mapped = shared.map { $0 * 2 }
@@ -177,8 +179,89 @@ import Testing
             added.value = mapped.record()
             mapped.observe { _ in }.dispose()
         }
-        added.value?.assertEvents([.completed])
+        added.value?.assertEvents([.value(20), .value(22), .completed])
         #expect(added.value != nil)
         first.dispose()
+    }
+}
+
+/// Contract V.8a: a late observer of a shared chain gets the replay through the in-line
+/// operators after `share(replay:)` (RxSwift's `Driver` habit), not nothing.
+@Suite(.timeLimit(.minutes(1))) struct SharedChainReplayTests {
+    @Test func aLateObserverOfAMapOfASharedSignalGetsTheReplayThroughIt() {
+        let (signal, input) = Signal<Int>.pipe()
+        let calls = Locked(0)
+        let labels = signal.share(replay: 1).map { value -> String in
+            _ = calls.increment()
+            return "#\(value)"
+        }
+        let first = labels.record()
+        input.send(1)
+        input.send(2)
+        let late = labels.record()
+        late.assertValues(["#2"])
+        input.send(3)
+        first.assertValues(["#1", "#2", "#3"])
+        late.assertValues(["#2", "#3"])
+        #expect(calls.value == 3, "the replay hands out what the map made; it does not map again")
+    }
+
+    @Test func filterCompactMapAndScanReplayWhatTheyDelivered() {
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 2)
+        let evens = shared.filter { $0.isMultiple(of: 2) }
+        let halves = shared.compactMap { $0.isMultiple(of: 2) ? $0 / 2 : nil }
+        let sums = shared.scan(0, +)
+        let keep = [evens.observe { _ in }, halves.observe { _ in }, sums.observe { _ in }]
+        for value in 1...6 { input.send(value) }
+        evens.record().assertValues([4, 6])
+        halves.record().assertValues([2, 3])
+        sums.record().assertValues([15, 21])
+        keep.forEach { $0.dispose() }
+    }
+
+    @Test func aChainOfSeveralOperatorsReplaysAtItsEnd() {
+        let (signal, input) = Signal<Int>.pipe()
+        let shown = signal.share(replay: 1).map { $0 * 10 }.filter { $0 > 10 }.map { "\($0)" }
+        let first = shown.record()
+        input.send(1)
+        input.send(2)
+        shown.record().assertValues(["20"])
+        first.assertValues(["20"])
+    }
+
+    @Test func aLateObserverAfterTheCompletionGetsTheKeptValuesThenTheCompletion() {
+        let labels = Signal(values: [1, 2, 3]).share(replay: 2).map { $0 * 2 }
+        labels.record().assertEvents([.value(2), .value(4), .value(6), .completed])
+        labels.record().assertEvents([.value(4), .value(6), .completed])
+    }
+
+    @Test func withoutASharedReplayBehindItAMapReplaysNothing() {
+        let (signal, input) = Signal<Int>.pipe()
+        let labels = signal.map { $0 * 2 }
+        let first = labels.record()
+        input.send(1)
+        labels.record().assertValues([])
+        first.assertValues([2])
+    }
+
+    @Test func observersAddedWhileAnotherThreadSendsGetEveryValueOnceInOrder() async {
+        let (signal, input) = Signal<Int>.pipe()
+        let doubled = signal.share(replay: 1).map { $0 * 2 }
+        let keep = doubled.observe { _ in }
+        let recorders = Locked<[Recorder<Int>]>([])
+        await onThreads(2) { thread in
+            if thread == 0 {
+                for value in 0..<2000 { input.send(value) }
+            } else {
+                for _ in 0..<50 { recorders.append(doubled.record()) }
+            }
+        }
+        for recorder in recorders.value {
+            let values = recorder.values
+            #expect(values.last == 3998)
+            #expect(values == Array(stride(from: values.first ?? 0, through: 3998, by: 2)))
+        }
+        keep.dispose()
     }
 }

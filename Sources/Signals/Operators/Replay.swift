@@ -11,6 +11,10 @@ extension Signal {
     /// exactly once, in order: the ones delivered before its turn by replay, the others
     /// live.
     ///
+    /// `map`, `filter`, `compactMap` and `scan` after it replay what they deliver too, so a
+    /// late observer of `request.share(replay: 1).map(describe)` gets the description of
+    /// the last result (contract V.8a).
+    ///
     /// - Parameter count: How many of the last values to keep; zero or less replays nothing.
     ///
     /// ```swift

@@ -9,10 +9,19 @@ extension Signal {
     ) -> Signal<Result> {
         derivedInDelivery { output in
             let accumulated = StateCell(initial)
+            guard let replay = carriedReplay(into: output) else {
+                return forward(
+                    to: output,
+                    value: { value in
+                        accumulated.value = combine(accumulated.value, value)
+                        output.sendInDelivery(accumulated.value)
+                    })
+            }
             forward(
                 to: output,
                 value: { value in
                     accumulated.value = combine(accumulated.value, value)
+                    replay.append(accumulated.value)
                     output.sendInDelivery(accumulated.value)
                 })
         }

@@ -207,6 +207,20 @@ extension Signal {
         return signal
     }
 
+    /// For an operator that delivers in line (`map`, `filter`, `compactMap`, `scan`): when
+    /// this signal replays (`share(replay:)`, or such an operator behind one), `output`
+    /// replays too, the same number of the values it delivers itself, so that a late
+    /// observer of a shared chain gets the replay through the chain (contract V.8a).
+    /// Returns that buffer, which the operator fills inside its deliveries; nil otherwise.
+    @inlinable
+    func carriedReplay<Output>(into output: SignalCore<Output>) -> ReplayBuffer<Output>? {
+        // Set once, before this core was handed out (see `SignalCore.replay`).
+        guard let source = core.replay else { return nil }
+        let buffer = ReplayBuffer<Output>(limit: source.limit)
+        output.replay = buffer
+        return buffer
+    }
+
     /// Subscribes `output` to this signal with the given handlers, for operators, when
     /// `output` gets its first observer: work behind the chain then starts only once the
     /// observer at its end is registered, so it misses nothing the work sends at once.

@@ -157,6 +157,9 @@ struct OperatorCase {
     var subscribesWhenBuilt = false
     /// Carries its input's prefix to its own observers instead of taking it as a value.
     var carriesPrefix = false
+    /// Replays as many of its own values as its input replays (in-line operators after
+    /// `share(replay:)`, contract V.8a).
+    var carriesReplay = false
     /// Each value out comes from one value in, independent of the others, and nothing is
     /// held back or reordered: a sink fed only through such operators gets, from each
     /// root, what the model says, whatever the threads do (see the concurrent check).
@@ -189,6 +192,7 @@ struct OperatorCase {
         [
             OperatorCase(
                 name: "map", inputs: [.signal], output: .signal, parameters: 0...5, carriesPrefix: true,
+                carriesReplay: true,
                 isStateless: true,
                 build: { context in
                     let (k, token) = (context.parameter, context.token)
@@ -208,6 +212,7 @@ struct OperatorCase {
                 }),
             OperatorCase(
                 name: "filter", inputs: [.signal], output: .signal, parameters: 0...2, carriesPrefix: true,
+                carriesReplay: true,
                 isStateless: true,
                 build: { context in
                     let (k, token) = (context.parameter, context.token)
@@ -228,6 +233,7 @@ struct OperatorCase {
                 }),
             OperatorCase(
                 name: "compactMap", inputs: [.signal], output: .signal, parameters: 0...3, carriesPrefix: true,
+                carriesReplay: true,
                 isStateless: true,
                 build: { context in
                     let (k, token) = (context.parameter, context.token)
@@ -247,7 +253,7 @@ struct OperatorCase {
                     }
                 }),
             OperatorCase(
-                name: "scan", inputs: [.signal], output: .signal, parameters: 0...3,
+                name: "scan", inputs: [.signal], output: .signal, parameters: 0...3, carriesReplay: true,
                 build: { context in
                     let token = context.token
                     return .signal(

@@ -305,6 +305,7 @@ extension OperatorCase {
             // `map` and `compactMap` (V.5), and carry it as those do.
             OperatorCase(
                 name: "map(value:)", inputs: [.signal], output: .signal, parameters: 0...7, carriesPrefix: true,
+                carriesReplay: true,
                 build: { context in .signal(context.inputs[0].signal.map(value: context.parameter)) },
                 model: { setup in
                     ModelOperator(prefix: setup.inputPrefixes[0].map { _ in setup.parameter }) { wire, _, out in
@@ -314,7 +315,7 @@ extension OperatorCase {
                 }),
             OperatorCase(
                 name: "map+skipNil", inputs: [.signal], output: .signal, parameters: 0...3, carriesPrefix: true,
-                isStateless: true,
+                carriesReplay: true, isStateless: true,
                 build: { context in
                     let (k, token) = (context.parameter, context.token)
                     return .signal(

@@ -144,7 +144,10 @@ final class ReferenceModel {
                     node.isProperty && (operatorCase.isFedBySignal || inputsFedBySignal)
                 node.prefix = model.prefix
                 node.value = model.value
-                node.replayLimit = model.replay
+                // An in-line operator after a replaying signal replays too (V.8a).
+                node.replayLimit =
+                    operatorCase.carriesReplay
+                    ? max(model.replay, nodes[graphNode.inputs[0]].replayLimit) : model.replay
                 node.onStart = model.onStart
                 let index = nodes.count
                 nodes.append(node)
