@@ -120,6 +120,8 @@ enum Step: CustomStringConvertible {
     case complete(root: Int)
     case dispose(sink: Int)
     case observe(sink: Int)
+    /// The steps inside `withBatchedChanges` (sends and completions only).
+    indirect case batch([Step])
 
     var description: String {
         switch self {
@@ -127,6 +129,7 @@ enum Step: CustomStringConvertible {
         case .complete(let root): "n\(root) completes"
         case .dispose(let sink): "dispose sink \(sink)"
         case .observe(let sink): "observe sink \(sink)"
+        case .batch(let steps): "batch { \(steps.map(\.description).joined(separator: "; ")) }"
         }
     }
 }

@@ -9,9 +9,10 @@ import Testing
 // A randomized model check of the core: random graphs of operators, driven by random
 // scripts, compared with `ReferenceModel`, a sequential model of the contract.
 //
-// - `oneThreadMatchesTheModelExactly`: sends, completions, late observers and disposals
-//   on one thread, with observers that send to roots or dispose other observers from
-//   inside their delivery; every sink must get exactly what the model says.
+// - `oneThreadMatchesTheModelExactly`: sends, completions, batches (`withBatchedChanges`),
+//   late observers and disposals on one thread, with observers that send to roots or
+//   dispose other observers from inside their delivery; every sink must get exactly what
+//   the model says.
 // - `threadsKeepWhatTheContractPromises`: each root owned by one of two or three threads,
 //   which run their scripts at once while disposing sinks; the graph's nodes are let go
 //   of half the time, so chains detach while values flow. Checked: deliveries of a node
@@ -123,7 +124,7 @@ import Testing
             for step in script {
                 let reacting: Bool
                 switch step {
-                case .send, .complete: reacting = true
+                case .send, .complete, .batch: reacting = true
                 case .dispose, .observe: reacting = false
                 }
                 model.reactionsEnabled = reacting
@@ -154,6 +155,13 @@ import Testing
             switch random.int(0...99) {
             case 0..<8 where graph.nodes[root].isPipe: script.append(.complete(root: root))
             case 8..<16: script.append(.dispose(sink: random.int(0...(graph.sinks.count - 1))))
+            case 16..<30:
+                // Several roots changed in one batch (1.14).
+                let steps = (0..<random.int(2...4)).map { _ -> Step in
+                    let root = random.element(roots)
+                    return .send(root: root, value: Values.tag(root: root) | random.int(0...7))
+                }
+                script.append(.batch(steps))
             default: script.append(.send(root: root, value: Values.tag(root: root) | random.int(0...7)))
             }
         }

@@ -141,6 +141,7 @@ final class RealGraph: @unchecked Sendable {
         case .complete(let root): inputs[root]?.sendCompleted()
         case .dispose(let sink): sinks[sink].dispose()
         case .observe(let sink): observe(sink: sink)
+        case .batch(let steps): withBatchedChanges { steps.forEach(run) }
         }
     }
 

@@ -100,6 +100,8 @@ final class ReferenceModel {
     /// waiting for the outermost one to end, in the order they began to wait.
     private var propagationDepth = 0
     private var waitingForPropagation: [Int] = []
+    /// How many batches are open.
+    private var batches = 0
 
     init(graph: Graph) {
         self.graph = graph
@@ -132,7 +134,9 @@ final class ReferenceModel {
                     pool: pool, propertyPool: propertyPool,
                     currentValue: { [unowned self] in self.nodes[$0].value })
                 setup.inputsFedBySignal = inputsFedBySignal
-                setup.shouldWait = { [unowned self] fedBySignal in fedBySignal && self.propagationDepth > 0 }
+                setup.shouldWait = { [unowned self] fedBySignal in
+                    self.propagationDepth > 0 && (fedBySignal || self.batches > 0)
+                }
                 let model = operatorCase.model(setup)
                 let node = Node(
                     isProperty: operatorCase.output == .property,
@@ -169,6 +173,18 @@ final class ReferenceModel {
         case .complete(let root): complete(root)
         case .dispose(let sink): dispose(sink: sink)
         case .observe(let sink): observe(sink: sink)
+        case .batch(let steps): batch { steps.forEach(run) }
+        }
+    }
+
+    /// `withBatchedChanges`: one propagation in which every combination waits (1.14). The
+    /// batch is closed before the propagation ends, as in the core, so what the waiting
+    /// combinations cause at the end waits only by the rule of root changes.
+    func batch(_ body: () -> Void) {
+        batches += 1
+        asRootChange {
+            body()
+            batches -= 1
         }
     }
 
