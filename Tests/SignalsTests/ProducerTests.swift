@@ -290,6 +290,43 @@ func record<Value: Sendable, Failure: Error>(
         #expect(!scheduler.hasPendingActions)
     }
 
+    @Test func anIdleTimeoutLetsAStreamThatKeepsTalkingRunThenFailsItWhenItFallsSilent() {
+        let scheduler = TestScheduler()
+        let work = ColdWork(scheduler, [(1, .value("a")), (2, .value("b")), (3, .value("c")), (20, .completed)])
+        let recorder = record(
+            work.producer.timeout(whenIdleFor: .milliseconds(1_500), raising: .timedOut, on: scheduler),
+            on: scheduler)
+        scheduler.run()
+        recorder.assertEvents([
+            .value(.success("a")), .value(.success("b")), .value(.success("c")), .value(.failure(.timedOut)),
+            .completed,
+        ])
+        // Each value restarted the wait: the failure comes 1.5 s after the last one.
+        #expect(recorder.timedEvents.map(\.time).last == .milliseconds(4_500))
+        #expect(work.stops.value == 1)
+        #expect(!scheduler.hasPendingActions)
+    }
+
+    @Test func anIdleTimeoutCountsFromTheStartWhenNothingComes() {
+        let scheduler = TestScheduler()
+        let work = ColdWork(scheduler, [(3, .value("late"))])
+        let recorder = record(
+            work.producer.timeout(whenIdleFor: .seconds(1), raising: .timedOut, on: scheduler), on: scheduler)
+        scheduler.run()
+        recorder.assertEvents([.value(.failure(.timedOut)), .completed])
+        #expect(recorder.timedEvents.map(\.time) == [.seconds(1), .seconds(1)])
+    }
+
+    @Test func anIdleTimeoutLetsWorkThatEndsInTimeEndAndLeavesNoTimer() {
+        let scheduler = TestScheduler()
+        let work = ColdWork(scheduler, [(1, .value("a")), (2, .completed)])
+        let recorder = record(
+            work.producer.timeout(whenIdleFor: .seconds(5), raising: .timedOut, on: scheduler), on: scheduler)
+        scheduler.advance(by: .seconds(2))
+        recorder.assertEvents([.value(.success("a")), .completed])
+        #expect(!scheduler.hasPendingActions)
+    }
+
     @Test func timeoutDeliversEveryEventOnItsScheduler() {
         let scheduler = TestScheduler()
         let (values, _) = (Locked<[Int]>([]), ())

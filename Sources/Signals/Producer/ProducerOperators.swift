@@ -116,10 +116,108 @@ extension Producer {
         }.delivered(on: scheduler)
     }
 
+    /// Fails the run with `failure` when `interval` passes without a value: counted from
+    /// the start, and again from each value (RxSwift's `timeout`).
+    ///
+    /// ``timeout(after:raising:on:)`` limits the whole run, the wait for a request's
+    /// answer; this one limits each wait for the next value, for a stream that must keep
+    /// talking (a feed of progress, a socket's messages). A run that times out has its work
+    /// stopped. Every event of the run is delivered on `scheduler`.
+    ///
+    /// ```swift
+    /// let progress = upload.progress.timeout(whenIdleFor: .seconds(30), raising: .stalled, on: scheduler)
+    /// ```
+    public func timeout(whenIdleFor interval: Duration, raising failure: Failure, on scheduler: Scheduler)
+        -> Producer<Value, Failure>
+    {
+        let base = self
+        return Producer { input in
+            let timer = IdleTimer()
+            @Sendable func arm() {
+                timer.restart { generation in
+                    scheduler.schedule(after: interval) { input.serialize(.timedOut(generation), step) }
+                }
+            }
+            @Sendable func step(_ event: IdleEvent<Value, Failure>) {
+                switch event {
+                case .result(.success(let value)):
+                    input.send(value)
+                    arm()
+                case .result(.failure(let error)):
+                    timer.stop()
+                    input.send(failure: error)
+                case .completed:
+                    timer.stop()
+                    input.sendCompleted()
+                case .timedOut(let generation):
+                    guard timer.isCurrent(generation) else { return }
+                    timer.stop()
+                    input.send(failure: failure)
+                }
+            }
+            // The run first, then the timer, as in `timeout(after:)`.
+            let run = base.makeRun().attach(
+                value: { input.serialize(.result($0), step) },
+                completed: { input.serialize(.completed, step) })
+            arm()
+            return CompositeDisposable([run, AnyDisposable { timer.stop() }])
+        }.delivered(on: scheduler)
+    }
+
     /// Delivers every event of each run on `scheduler`, in order.
     func delivered(on scheduler: any Scheduler) -> Producer<Value, Failure> {
         let base = self
         return Producer { base.makeRun().delivered(on: scheduler) }
+    }
+}
+
+/// An event of a run under `timeout(whenIdleFor:raising:on:)`: `timedOut` carries the
+/// timer it comes from, since a value may restart the timer while an older one fires.
+private enum IdleEvent<Value: Sendable, Failure: Error> {
+    case result(Result<Value, Failure>)
+    case completed
+    case timedOut(Int)
+}
+
+/// The timer of `timeout(whenIdleFor:raising:on:)`: the one scheduled now, numbered.
+// Safe to share: `generation`, `scheduled` and `stopped` are touched only under `lock`.
+private final class IdleTimer: @unchecked Sendable {
+    private let lock = SpinLock()
+    private var generation = 0
+    private var scheduled: Disposable?
+    private var stopped = false
+
+    /// Cancels the timer scheduled now and schedules the next, numbered, with `schedule`.
+    func restart(_ schedule: (Int) -> Disposable) {
+        let (number, replaced): (Int, Disposable?) = lock.withLock {
+            generation += 1
+            defer { scheduled = nil }
+            return (generation, scheduled)
+        }
+        replaced?.dispose()
+        guard !lock.withLock({ stopped }) else { return }
+        let timer = schedule(number)
+        let kept = lock.withLock {
+            guard !stopped, generation == number else { return false }
+            scheduled = timer
+            return true
+        }
+        if !kept { timer.dispose() }
+    }
+
+    /// Whether the timer numbered `number` is the one scheduled now.
+    func isCurrent(_ number: Int) -> Bool {
+        lock.withLock { !stopped && number == generation }
+    }
+
+    /// Cancels the timer for good.
+    func stop() {
+        let replaced: Disposable? = lock.withLock {
+            stopped = true
+            defer { scheduled = nil }
+            return scheduled
+        }
+        replaced?.dispose()
     }
 }
 
