@@ -222,10 +222,9 @@ final class RoundOutcomes: Sendable {
     }
 
     @Test(.tags(.regression)) func aCancelLandingAsARunStartsAlwaysStopsItsWork() async {
-        // Another thread cancels as `isExecuting` turns true, a little later from round to
-        // round, so that the cancel lands in every part of `apply`'s start: before the run
-        // is recorded, while its task is being made, or after. Every run must end cancelled,
-        // and no task may be left running.
+        // Another thread cancels as `isExecuting` turns true, so that the cancel lands in
+        // every part of `apply`'s start: before the run is recorded, while its task is being
+        // made, or after. Every run must end cancelled, and no task may be left running.
         let rounds = 300
         let outcomes = RoundOutcomes()
         var uncancelledRounds: [Int] = []
@@ -238,13 +237,16 @@ final class RoundOutcomes: Sendable {
             }
             let errors = action.errors.record()
             let cancelled = DispatchSemaphore(value: 0)
-            let delay = round % 25 * 150
-            DispatchQueue.global().async {
-                while !action.isExecuting.value {}
-                var spins = 0
-                while spins < delay { spins = spins &+ 1 }
-                action.cancel()
-                cancelled.signal()
+            // Told in line as `isExecuting` turns true (before `apply` has recorded the run
+            // or made its task), the observer hands the cancel to another thread, which
+            // lands it a few microseconds later: anywhere in the rest of the start. No
+            // thread spins, so a loaded machine only moves where it lands.
+            let canceller = action.isExecuting.signal.observe { executing in
+                guard executing else { return }
+                DispatchQueue.global().async {
+                    action.cancel()
+                    cancelled.signal()
+                }
             }
             #expect(action.apply(round))
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -257,6 +259,7 @@ final class RoundOutcomes: Sendable {
                 uncancelledRounds.append(round)
             }
             #expect(!action.isExecuting.value)
+            canceller.dispose()
         }
         #expect(uncancelledRounds.isEmpty, "runs not ended by the cancel: \(uncancelledRounds)")
         // Every cancel has returned, and a cancel stops its task before it returns. So each
