@@ -93,7 +93,7 @@ import Testing
     }
 
     /// Other articles with code: each shows exactly the code its test runs.
-    @Test(arguments: ["SignalsTesting/TestingAsyncWork"])
+    @Test(arguments: ["SignalsTesting/TestingAsyncWork", "SignalsTesting/TestingTimelines"])
     func anArticleShowsTheCodeItsTestRuns(_ name: String) throws {
         let parts = name.split(separator: "/")
         let article = Self.root.appendingPathComponent("Sources/\(parts[0])/\(parts[0]).docc/\(parts[1]).md")
