@@ -22,6 +22,11 @@ package struct ListingDetailViewModel: Equatable, Sendable {
     package var status = ""
     /// Whether it is among the favourites.
     package var favoriteMark = ""
+    /// Where a question to the agent is (sending, sent, failed); empty before the first.
+    package var inquiryStatus = ""
+    /// Whether work the screen started is on its way (a request): the screen is busy,
+    /// and the session waits for it, while this is true.
+    package var isBusy = false
 
     /// An empty detail.
     package init() {}

@@ -37,6 +37,9 @@ package struct ListingListViewModel: Equatable, Sendable {
     package var status = ""
     /// Paging: how many are shown and whether more can be loaded.
     package var footer = ""
+    /// Whether work the screen started is on its way (a request): the screen is busy,
+    /// and the session waits for it, while this is true.
+    package var isBusy = false
 
     /// An empty list.
     package init() {}

@@ -19,6 +19,9 @@ package struct LoginViewModel: Equatable, Sendable {
     package var submitLine = "fill in the form"
     /// The result line (signed in, or why not).
     package var status = ""
+    /// Whether work the screen started is on its way (a request): the screen is busy,
+    /// and the session waits for it, while this is true.
+    package var isBusy = false
 
     /// An empty form.
     package init() {}
@@ -37,6 +40,7 @@ package struct LoginViewModel: Equatable, Sendable {
                 value: password.isEmpty ? "-" : String(repeating: "•", count: min(password.count, 16)),
                 problem: passwordProblem.map { "! \($0)" } ?? ""),
         ]
+        isBusy = isSubmitting
         if isSubmitting {
             submitLine = "signing in…"
         } else {

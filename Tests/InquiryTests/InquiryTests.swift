@@ -117,3 +117,34 @@ extension Result where Failure == InquiryError {
         return nil
     }
 }
+
+/// The inquiry's state is derived from the step it is at and its activity: a question's
+/// start, its end and its failure each change it once, and the calls of a photo question
+/// follow each other with one change per step.
+@MainActor @Suite struct InquiryStateDerivationTests {
+    @Test func aQuestionStartsEndsAndFailsWithOneChangeEach() async {
+        let harness = HomesHarness(services: [HomesHarness.account])
+        let logic = InquiryLogic(engine: harness.engine)
+        let states = logic.state.record()
+        harness.transport.holding = true
+        #expect(logic.ask(kind: .rent, listingID: 1, text: "quiet?", photoPath: nil) == nil)
+        harness.transport.release()
+        await harness.flush()
+        let sent = logic.state.value.status ?? ""
+        #expect(sent.hasPrefix("sent to the agent (Q-"))
+        harness.engine.services.register(
+            APIService(
+                name: "account", baseURL: HomesHarness.baseURL, signatureRejectedCodes: [4010],
+                signingSecret: Array("wrong".utf8)))
+        harness.transport.holding = true
+        #expect(logic.ask(kind: .rent, listingID: 1, text: "sunny?", photoPath: nil) == nil)
+        harness.transport.release()
+        await harness.flush()
+        let failed = logic.state.value.status ?? ""
+        #expect(failed.hasPrefix("! not sent: "))
+        #expect(
+            states.values.map { [$0.status ?? "-", $0.isSending ? "sending" : "idle"] } == [
+                ["-", "idle"], ["sending…", "sending"], [sent, "idle"], ["sending…", "sending"], [failed, "idle"],
+            ])
+    }
+}

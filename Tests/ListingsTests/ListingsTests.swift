@@ -212,3 +212,85 @@ import Testing
         #expect(harness.transport.server.requestsServed == served + 1)
     }
 }
+
+/// The list's and the detail's state are derived from their pages and their activity:
+/// a request's start, its end and its failure each change the state once, never showing
+/// "not loading" with the old rows or without the problem in between.
+@MainActor @Suite struct ListingStateDerivationTests {
+    @Test func aPageStartsAndLandsWithOneChangeEach() async {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let states = logic.state.record()
+        harness.transport.holding = true
+        logic.show(.new)
+        var loading = ListingPages()
+        loading.kind = .new
+        states.assertValues([ListingState(), ListingState(pages: loading, isLoading: true)])
+        harness.transport.release()
+        await harness.flush()
+        let landed = logic.state.value.pages
+        #expect(landed.listings.count == 8 && landed.hasFirstPage && !landed.isComplete)
+        states.assertValues([
+            ListingState(), ListingState(pages: loading, isLoading: true), ListingState(pages: landed),
+        ])
+    }
+
+    @Test func aFailedPageStartsAndFailsWithOneChangeEach() async {
+        let harness = HomesHarness()
+        harness.engine.services.register(
+            APIService(
+                name: "rentals", baseURL: URL(string: "http://x/api")!,
+                signatureRejectedCodes: [4010], signingSecret: Array("wrong".utf8)))
+        let logic = ListingLogic(engine: harness.engine)
+        let states = logic.state.record()
+        harness.transport.holding = true
+        logic.show(.rent)
+        harness.transport.release()
+        await harness.flush()
+        states.assertValues([
+            ListingState(), ListingState(isLoading: true), ListingState(problem: "signature rejected"),
+        ])
+    }
+
+    @Test func aStoppedPageChangesTheStateOnceAndSaysSo() async {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let states = logic.state.record()
+        harness.transport.holding = true
+        logic.show(.rent)
+        logic.cancel()
+        var cancelled = ListingPages()
+        cancelled.wasCancelled = true
+        states.assertValues([
+            ListingState(), ListingState(isLoading: true), ListingState(pages: cancelled, problem: "cancelled"),
+        ])
+        harness.transport.release()
+        await harness.flush()
+        #expect(states.values.count == 3)
+    }
+
+    @Test func aDetailStartsLandsAndFailsWithOneChangeEach() async {
+        let harness = HomesHarness()
+        let logic = ListingDetailLogic(kind: .rent, id: 3, engine: harness.engine)
+        let states = logic.state.record()
+        harness.transport.holding = true
+        logic.load()
+        harness.transport.release()
+        await harness.flush()
+        let detail = logic.state.value.detail
+        #expect(detail?.id == 3)
+        harness.engine.services.register(
+            APIService(
+                name: "rentals", baseURL: URL(string: "http://x/api")!,
+                signatureRejectedCodes: [4010], signingSecret: Array("wrong".utf8)))
+        harness.transport.holding = true
+        logic.reload()
+        harness.transport.release()
+        await harness.flush()
+        states.assertValues([
+            ListingDetailState(), ListingDetailState(isLoading: true), ListingDetailState(detail: detail),
+            ListingDetailState(detail: detail, isLoading: true),
+            ListingDetailState(detail: detail, problem: "signature rejected"),
+        ])
+    }
+}

@@ -83,3 +83,33 @@ import Testing
         #expect(logic.state.value.failure == nil)
     }
 }
+
+/// The form's state is derived from its fields and its activity: a sign-in's start, its
+/// end and its failure each change it once.
+@MainActor @Suite struct LoginStateDerivationTests {
+    @Test func aSignInStartsEndsAndFailsWithOneChangeEach() async {
+        let harness = HomesHarness(services: [HomesHarness.account])
+        let logic = LoginLogic(engine: harness.engine)
+        logic.setUsername("mei")
+        logic.setPassword("wrong2026")
+        let states = logic.state.record()
+        harness.transport.holding = true
+        #expect(logic.submit())
+        harness.transport.release()
+        await harness.flush()
+        logic.setPassword("homes2026")
+        harness.transport.holding = true
+        #expect(logic.submit())
+        harness.transport.release()
+        await harness.flush()
+        let (wrong, right) = (
+            LoginState(username: "mei", password: "wrong2026"), LoginState(username: "mei", password: "homes2026")
+        )
+        states.assertValues([
+            wrong, LoginState(username: "mei", password: "wrong2026", isSubmitting: true),
+            LoginState(username: "mei", password: "wrong2026", failure: "wrong username or password"), right,
+            LoginState(username: "mei", password: "homes2026", isSubmitting: true),
+            LoginState(username: "mei", password: "homes2026", signedInAs: "mei"),
+        ])
+    }
+}

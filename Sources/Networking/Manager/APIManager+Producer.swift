@@ -119,8 +119,12 @@ private final class APICallRun<Definition: APIDefinition, Output: Sendable>: API
     }
 
     func apiManagerDidSucceed(_ manager: any APIManaging) {
-        input.send(reform(self.manager))
-        input.sendCompleted()
+        // The value and the end in one batch: what a logic derives from both the value it
+        // keeps and the activity tracking the run (loading, the problem) changes once.
+        withBatchedChanges {
+            input.send(reform(self.manager))
+            input.sendCompleted()
+        }
     }
 
     func apiManagerDidFail(_ manager: any APIManaging) {

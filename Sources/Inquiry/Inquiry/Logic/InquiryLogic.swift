@@ -8,12 +8,16 @@ import Signals
 /// APIs, so the screen makes one call (`ask`) and sees one result (`state`). A plain
 /// message is one call, `inquiry/send`; one with a photo takes three: an upload slot, the
 /// upload, then the message with the photo's URL. Each call is a producer tracked by an
-/// `Activity`, which says whether one is on its way and why it failed.
+/// `Activity`, which says whether one is on its way and why it failed; `state` is derived
+/// from it and the step the logic is at.
 @MainActor
 package final class InquiryLogic: InquirySender {
-    /// Sending, sent or failed, and whether a message is on its way.
+    /// Sending, sent or failed, and whether a message is on its way: the one place that
+    /// says so.
     package let state: Property<InquiryState>
-    private let current = MutableProperty(InquiryState())
+    /// The step the logic is at ("sending…", "sent to the agent"); a failure the activity
+    /// knows takes its place.
+    private let step = MutableProperty<String?>(nil)
     private let activity = Activity<APIResult>()
     private var run: Disposable?
     private let slotManager: APIManager<InquiryUploadSlotAPI>
@@ -28,7 +32,12 @@ package final class InquiryLogic: InquirySender {
         slotManager = APIManager(InquiryUploadSlotAPI(), engine: engine)
         uploadManager = APIManager(InquiryUploadAPI(), engine: engine)
         sendManager = APIManager(InquirySendAPI(), engine: engine)
-        state = Property(current)
+        // The activity changes running and the failure in one batch, and a call starts or
+        // ends in one batch with the step: one change per start or end.
+        state = Property.combineLatest(step, activity.isRunning, activity.failure).map { step, isRunning, failure in
+            let problem = failure.map { "! not sent: \($0.message ?? "the inquiry service failed")" }
+            return InquiryState(status: problem ?? step, isSending: isRunning)
+        }
     }
 
     /// Reads a photo without ever holding more than the limit: regular files only, size
@@ -56,7 +65,7 @@ package final class InquiryLogic: InquirySender {
 
     /// Asks about a listing; returns a problem at once for bad input.
     package func ask(kind: ListingKind, listingID: Int, text: String, photoPath: String?) -> String? {
-        guard !current.value.isSending else { return "a message is already on its way" }
+        guard !state.value.isSending else { return "a message is already on its way" }
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return "write something to ask" }
         var photo: Data?
         if let photoPath {
@@ -66,54 +75,57 @@ package final class InquiryLogic: InquirySender {
             }
         }
         let message = InquiryMessage(kind: kind.rawValue, listingID: listingID, text: text, photo: photo)
+        // A call that did not start has ended, and said why, already: its failure shows.
         if let photo {
-            start(slotManager.producer(parameters: [:]) { $0.fetchData()?["slot"]?.stringValue }) { [weak self] slot in
+            start(
+                slotManager.producer(parameters: [:]) { $0.fetchData()?["slot"]?.stringValue }, "uploading the photo…"
+            ) { [weak self] slot in
                 self?.upload(photo, into: slot, then: message)
             }
         } else {
             send(message, photoURL: nil)
         }
-        // A call that did not start has ended, and said why, already.
-        if activity.isRunning.value { show(photo == nil ? "sending…" : "uploading the photo…") }
         return nil
     }
 
     /// Stops the message on its way, if any; the status then says it was not sent.
     package func cancel() {
-        guard current.value.isSending else { return }
-        run?.dispose()
-        show("! not sent: cancelled")
+        guard state.value.isSending else { return }
+        withBatchedChanges {
+            run?.dispose()
+            step.value = "! not sent: cancelled"
+        }
     }
 
     private func upload(_ photo: Data, into slot: String?, then message: InquiryMessage) {
         let parameters = ["slot": slot ?? "", "photo": photo.base64EncodedString()]
-        start(uploadManager.producer(parameters: parameters) { $0.fetchData()?["url"]?.stringValue }) {
+        start(uploadManager.producer(parameters: parameters) { $0.fetchData()?["url"]?.stringValue }, nil) {
             [weak self] url in
             self?.send(message, photoURL: url)
-            self?.show("sending…")
         }
     }
 
     private func send(_ message: InquiryMessage, photoURL: String?) {
         var parameters = ["kind": message.kind, "id": String(message.listingID), "text": message.text]
         parameters["photo_url"] = photoURL
-        start(sendManager.producer(parameters: parameters) { $0.fetchData()?["reference"]?.stringValue }) {
-            [weak self] reference in
-            self?.show("sent to the agent (\(reference ?? "?"))")
+        start(
+            sendManager.producer(parameters: parameters) { $0.fetchData()?["reference"]?.stringValue }, "sending…"
+        ) { [weak self] reference in
+            self?.step.value = "sent to the agent (\(reference ?? "?"))"
         }
     }
 
-    /// Starts `call`, tracked; `next` gets its output, and a failure is the status.
-    private func start<Output>(_ call: Producer<Output, APIResult>, next: @escaping @MainActor (Output) -> Void) {
-        run = activity.track(call).start { [weak self] outcome in
-            switch outcome {
-            case .success(let output): next(output)
-            case .failure(let result): self?.show("! not sent: \(result.message ?? "the inquiry service failed")")
+    /// Starts `call`, tracked, showing `status` (the step shown so far when nil) while it
+    /// goes, in one batch; `next` gets its output (in the batch of the call's end), and a
+    /// failure is the activity's.
+    private func start<Output>(
+        _ call: Producer<Output, APIResult>, _ status: String?, next: @escaping @MainActor (Output) -> Void
+    ) {
+        withBatchedChanges {
+            if let status { step.value = status }
+            run = activity.track(call).start { outcome in
+                if case .success(let output) = outcome { next(output) }
             }
         }
-    }
-
-    private func show(_ status: String) {
-        current.value = InquiryState(status: status, isSending: activity.isRunning.value)
     }
 }

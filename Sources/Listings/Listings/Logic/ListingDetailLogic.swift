@@ -6,13 +6,17 @@ import Signals
 /// Loads one listing's detail.
 @MainActor
 package final class ListingDetailLogic {
-    /// The listing, whether it loads and what went wrong: one value per change.
+    /// The listing, whether it loads and what went wrong: one value per change. Derived
+    /// from what was loaded and the activity, the one place that says whether the detail
+    /// loads and what its problem is.
     package let state: Property<ListingDetailState>
     /// The listing's kind.
     package let kind: ListingKind
     /// The listing's id within its kind.
     package let id: Int
-    private let current = MutableProperty(ListingDetailState())
+    /// The listing last loaded, and a problem the activity cannot know of (an incomplete
+    /// listing, a load stopped by the user), cleared when a load starts.
+    private let loaded = MutableProperty(Loaded())
     /// Whether the listing is loading, and why the last load failed.
     private let activity = Activity<APIResult>()
     private var run: Disposable?
@@ -20,7 +24,13 @@ package final class ListingDetailLogic {
 
     /// Logic for listing `id` of `kind`.
     package init(kind: ListingKind, id: Int, engine: APIEngine) {
-        state = Property(current)
+        // The activity changes loading and the failure in one batch, and a load starts
+        // and lands in one batch with what it loaded: one change per start or end.
+        state = Property.combineLatest(loaded, activity.isRunning, activity.failure).map { loaded, isRunning, failure in
+            ListingDetailState(
+                detail: loaded.detail, isLoading: isRunning,
+                problem: failure.map { $0.message ?? "the listing could not be loaded" } ?? loaded.problem)
+        }
         manager = APIManager(ListingDetailAPI(kind: kind), engine: engine)
         self.kind = kind
         self.id = id
@@ -39,35 +49,33 @@ package final class ListingDetailLogic {
 
     /// Stops the load in flight, if any, and says so in `problem`.
     package func cancel() {
-        guard current.value.isLoading else { return }
-        run?.dispose()
-        var next = settled(nil)
-        next.problem = "cancelled"
-        current.value = next
+        guard state.value.isLoading else { return }
+        withBatchedChanges {
+            run?.dispose()
+            loaded.value.problem = "cancelled"
+        }
     }
 
     private func start(ignoringCache: Bool) {
-        run?.dispose()
         let call = manager.producer(parameters: ["id": String(id)], page: .first(ignoringCache: ignoringCache)) {
             $0.fetchData(with: ListingDetailReformer())
         }
-        run = activity.track(call).start { [weak self] outcome in
-            guard let self else { return }
-            current.value = settled(outcome)
+        withBatchedChanges {
+            run?.dispose()
+            loaded.value.problem = nil
+            run = activity.track(call).start { [weak self] outcome in
+                // A failure is the activity's; a success lands in the batch of the call's end.
+                guard let self, case .success(let detail) = outcome else { return }
+                loaded.value = Loaded(
+                    detail: detail ?? loaded.value.detail,
+                    problem: detail == nil ? "the listing service sent an incomplete listing" : nil)
+            }
         }
-        current.value = settled(nil)
     }
 
-    /// The state after `outcome` (nil when none has come), loading and the problem as
-    /// the activity says.
-    private func settled(_ outcome: Result<ListingDetail?, APIResult>?) -> ListingDetailState {
-        var next = current.value
-        next.isLoading = activity.isRunning.value
-        next.problem = activity.failure.value.map { $0.message ?? "the listing could not be loaded" }
-        if case .success(let detail) = outcome {
-            next.detail = detail ?? next.detail
-            if detail == nil { next.problem = "the listing service sent an incomplete listing" }
-        }
-        return next
+    /// What a load brought: the listing, and the logic's own problem.
+    private struct Loaded: Equatable, Sendable {
+        var detail: ListingDetail?
+        var problem: String?
     }
 }

@@ -7,9 +7,11 @@ import Signals
 /// pages loaded so far, and what is going on. Drives the three list API managers.
 @MainActor
 package final class ListingLogic {
-    /// Everything the list is: one value per change.
+    /// Everything the list is: one value per change. Derived from the pages and the
+    /// activity, the one place that says whether the list loads and what its problem is.
     package let state: Property<ListingState>
-    private let current = MutableProperty(ListingState())
+    /// The kind, filters and pages loaded: what the logic sets.
+    private let pages = MutableProperty(ListingPages())
     /// Whether a page is loading, and why the last one failed.
     private let activity = Activity<APIResult>()
     private var run: Disposable?
@@ -20,7 +22,13 @@ package final class ListingLogic {
 
     /// Logic over `engine`'s services.
     package init(engine: APIEngine) {
-        state = Property(current)
+        // The activity changes loading and the failure in one batch, and a load starts
+        // and lands in one batch with the pages: one change of the state per start or end.
+        state = Property.combineLatest(pages, activity.isRunning, activity.failure).map { pages, isRunning, failure in
+            let problem = failure.map { $0.message ?? "the listings could not be loaded" }
+            return ListingState(
+                pages: pages, isLoading: isRunning, problem: problem ?? (pages.wasCancelled ? "cancelled" : nil))
+        }
         managers = Dictionary(
             uniqueKeysWithValues: ListingKind.allCases.map {
                 ($0, APIManager(ListingListAPI(kind: $0), engine: engine))
@@ -31,7 +39,7 @@ package final class ListingLogic {
 
     /// Shows `kind` from its first page.
     package func show(_ kind: ListingKind) {
-        var next = current.value
+        var next = pages.value
         next.kind = kind
         startQuery(next)
     }
@@ -39,27 +47,26 @@ package final class ListingLogic {
     /// Loads the next page; does nothing on the last page or while loading.
     @discardableResult
     package func loadMore() -> Bool {
-        let now = current.value
+        let now = state.value
         guard now.hasFirstPage, !now.isLoading, !now.isComplete else { return false }
-        load(now, .next)
+        load(now.pages, .next)
         return true
     }
 
     /// Stops the load in flight, if any, and says so in `problem`.
     package func cancel() {
-        guard current.value.isLoading else { return }
-        run?.dispose()
-        var next = current.value
-        next.isLoading = activity.isRunning.value
-        next.problem = "cancelled"
-        current.value = next
+        guard state.value.isLoading else { return }
+        withBatchedChanges {
+            run?.dispose()
+            pages.value.wasCancelled = true
+        }
     }
 
     /// Reloads the first page from the network; a refresh while loading is ignored.
     @discardableResult
     package func refresh() -> Bool {
-        guard !current.value.isLoading else { return false }
-        var next = current.value
+        guard !state.value.isLoading else { return false }
+        var next = pages.value
         next.isComplete = false
         load(next, .first(ignoringCache: true))
         return true
@@ -77,7 +84,7 @@ package final class ListingLogic {
                 return "\(key) needs a whole number, not \(value)"
             }
         }
-        var next = current.value
+        var next = pages.value
         for (key, value) in pairs { next.filters[key] = value }
         if let minimum = next.filters["min_price"].flatMap({ Int($0) }),
             let maximum = next.filters["max_price"].flatMap({ Int($0) }),
@@ -91,13 +98,13 @@ package final class ListingLogic {
 
     /// Removes every filter and reloads.
     package func clearFilters() {
-        var next = current.value
+        var next = pages.value
         next.filters = [:]
         startQuery(next)
     }
 
     /// A new kind or new filters: the old rows go at once, then the first page loads.
-    private func startQuery(_ query: ListingState) {
+    private func startQuery(_ query: ListingPages) {
         var next = query
         next.listings = []
         next.mapPoints = []
@@ -108,8 +115,7 @@ package final class ListingLogic {
 
     /// Starts loading `page` of `next`'s kind and filters, in place of any load in
     /// flight, and shows `next` as loading: one change.
-    private func load(_ next: ListingState, _ page: APICallPage) {
-        run?.dispose()
+    private func load(_ next: ListingPages, _ page: APICallPage) {
         guard let manager = managers[next.kind] else { return }
         let call = manager.producer(parameters: next.filters, page: page) { manager in
             (
@@ -118,29 +124,26 @@ package final class ListingLogic {
                 isLast: manager.isLastPage
             )
         }
-        run = activity.track(call).start { [weak self] in self?.land($0) }
-        current.value = settled(next)
-    }
-
-    /// A page arrived, or the load failed.
-    private func land(_ outcome: Result<Page, APIResult>) {
-        var next = current.value
-        if case .success(let page) = outcome {
-            let before = page.isFirst ? 0 : next.listings.count
-            next.listings = page.isFirst ? page.listings : next.listings + page.listings
-            next.mapPoints = (page.isFirst ? [] : next.mapPoints) + Self.points(of: page, after: before)
-            next.hasFirstPage = true
-            next.isComplete = page.isLast
+        withBatchedChanges {
+            run?.dispose()
+            var next = next
+            next.wasCancelled = false
+            pages.value = next
+            run = activity.track(call).start { [weak self] in self?.land($0) }
         }
-        current.value = settled(next)
     }
 
-    /// `state` with loading and the problem as the activity says.
-    private func settled(_ state: ListingState) -> ListingState {
-        var state = state
-        state.isLoading = activity.isRunning.value
-        state.problem = activity.failure.value.map { $0.message ?? "the listings could not be loaded" }
-        return state
+    /// A page arrived (or the load failed, which the activity says): in the batch of the
+    /// call's end, so the state changes once.
+    private func land(_ outcome: Result<Page, APIResult>) {
+        guard case .success(let page) = outcome else { return }
+        var next = pages.value
+        let before = page.isFirst ? 0 : next.listings.count
+        next.listings = page.isFirst ? page.listings : next.listings + page.listings
+        next.mapPoints = (page.isFirst ? [] : next.mapPoints) + Self.points(of: page, after: before)
+        next.hasFirstPage = true
+        next.isComplete = page.isLast
+        pages.value = next
     }
 }
 

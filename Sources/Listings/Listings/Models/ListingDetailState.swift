@@ -1,12 +1,17 @@
-/// What the detail of one listing is at one moment.
+/// What the detail of one listing is at one moment. Derived by `ListingDetailLogic` from
+/// what it loaded and its activity, never set by hand.
 package struct ListingDetailState: Equatable, Sendable {
     /// The listing, once loaded.
-    package var detail: ListingDetail?
+    package let detail: ListingDetail?
     /// Whether it is loading.
-    package var isLoading = false
+    package let isLoading: Bool
     /// What went wrong, if anything.
-    package var problem: String?
+    package let problem: String?
 
-    /// Nothing loaded yet.
-    package init() {}
+    /// The detail `detail`, loading or not, with `problem`; by default nothing loaded yet.
+    package init(detail: ListingDetail? = nil, isLoading: Bool = false, problem: String? = nil) {
+        self.detail = detail
+        self.isLoading = isLoading
+        self.problem = problem
+    }
 }

@@ -1,27 +1,24 @@
-import ListingsCategory
-
-/// What the listing list is at one moment: the kind and filters shown, the pages loaded
-/// so far, and how loading went.
+/// What the listing list is at one moment: its pages (kind, filters, listings) and how
+/// loading goes. Derived by `ListingLogic` from its pages and its activity, never set by
+/// hand; its pages' fields read through it (`state.listings`).
+@dynamicMemberLookup
 package struct ListingState: Equatable, Sendable {
-    /// The kind shown.
-    package var kind = ListingKind.rent
-    /// The filters applied (API parameter name to value).
-    package var filters: [String: String] = [:]
-    /// The listings loaded so far, page after page.
-    package var listings: [ListingSummary] = []
-    /// The same listings as points on the map (through the map reformer), numbered as
-    /// `listings` numbers them; a listing without a place on the map has no point.
-    package var mapPoints: [ListingMapPoint] = []
+    /// What is loaded.
+    package let pages: ListingPages
     /// Whether a page is loading.
-    package var isLoading = false
-    /// Whether every page has been loaded.
-    package var isComplete = false
+    package let isLoading: Bool
     /// The last problem, for the user; nil when all is well.
-    package var problem: String?
-    /// Whether the first page of the kind and filters shown has arrived; `loadMore`
-    /// waits for it, so pages of different queries never mix.
-    package var hasFirstPage = false
+    package let problem: String?
 
-    /// The list before anything is shown: rentals, no filters.
-    package init() {}
+    /// The list of `pages`, loading or not, with `problem`.
+    package init(pages: ListingPages = ListingPages(), isLoading: Bool = false, problem: String? = nil) {
+        self.pages = pages
+        self.isLoading = isLoading
+        self.problem = problem
+    }
+
+    /// A field of the pages.
+    package subscript<Field>(dynamicMember field: KeyPath<ListingPages, Field>) -> Field {
+        pages[keyPath: field]
+    }
 }

@@ -39,26 +39,22 @@ package final class ListingDetailController: Screen {
         self.inquiry = inquiry
         rootView = StackView([facts, mark, inquiryStatus])
         (changes, changed) = Signal<Void>.pipe()
-        isBusy = Property.combineLatest(logic.state, inquiry?.state ?? Property(value: InquiryState()))
-            .map { detail, inquiry in detail.isLoading || inquiry.isSending }
         facts.emptyText = ""
         let listing = SavedListing(kind: logic.kind, id: logic.id)
         let isSaved = mediator.savedListings().map { $0.contains(listing) }.skipRepeats()
-        let viewModel = Property.combineLatest(logic.state, isSaved).map { state, isSaved in
+        let asked = inquiry?.state ?? Property(value: InquiryState())
+        let viewModel = Property.combineLatest(logic.state, isSaved, asked).map { state, isSaved, asked in
             ListingDetailViewModel(
                 detail: state.detail, isLoading: state.isLoading, problem: state.problem, isFavorite: isSaved,
-                now: now())
+                now: now(), inquiryStatus: asked.status, isSending: asked.isSending)
         }
+        isBusy = viewModel.map(\.isBusy)
         viewModel.bind(\.title, to: facts) { view, title in view.title = title }.dispose(in: bag)
         viewModel.bind(\.facts, to: facts) { view, facts in view.rows = facts }.dispose(in: bag)
         viewModel.bind(\.status, to: facts) { view, status in view.status = status }.dispose(in: bag)
         viewModel.bind(\.favoriteMark, to: mark) { view, text in view.text = text }.dispose(in: bag)
+        viewModel.bind(\.inquiryStatus, to: inquiryStatus) { view, text in view.text = text }.dispose(in: bag)
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
-        if let inquiry {
-            let status = inquiry.state.map { $0.status ?? "" }
-            status.bind(to: inquiryStatus) { view, status in view.text = status }.dispose(in: bag)
-            status.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
-        }
         logic.load()
     }
 

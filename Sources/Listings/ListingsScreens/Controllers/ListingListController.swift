@@ -34,8 +34,8 @@ package final class ListingListController: Screen {
         self.now = now
         rootView = table
         (changes, changed) = Signal<Void>.pipe()
-        isBusy = logic.state.map(\.isLoading)
         let viewModel = Self.viewModel(of: logic, saved: mediator.savedListings(), now: now)
+        isBusy = viewModel.map(\.isBusy)
         viewModel.bind(\.title, to: table) { table, title in table.title = title }.dispose(in: bag)
         viewModel.bind(\.rows, to: table) { table, rows in table.rows = rows }.dispose(in: bag)
         viewModel.bind(\.status, to: table) { table, status in table.status = status }.dispose(in: bag)
@@ -98,7 +98,7 @@ package final class ListingListController: Screen {
     }
 
     private func refusalOfMore() -> String {
-        if logic.state.value.isLoading { return "still loading" }
+        if isBusy.value { return "still loading" }
         if logic.state.value.isComplete { return "that was the last page" }
         return "the first page has not loaded; refresh to try again"
     }

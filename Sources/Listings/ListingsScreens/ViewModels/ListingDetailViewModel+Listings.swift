@@ -3,9 +3,15 @@ import Listings
 import ViewModels
 
 extension ListingDetailViewModel {
-    /// The detail for the logic's state at `now`.
-    package init(detail: ListingDetail?, isLoading: Bool, problem: String?, isFavorite: Bool, now: Date) {
+    /// The detail for the logic's state at `now`, with where a question to the agent is
+    /// (`inquiryStatus`, and whether it `isSending`).
+    package init(
+        detail: ListingDetail?, isLoading: Bool, problem: String?, isFavorite: Bool, now: Date,
+        inquiryStatus: String? = nil, isSending: Bool = false
+    ) {
         self.init()
+        isBusy = isLoading || isSending
+        self.inquiryStatus = inquiryStatus ?? ""
         if let detail {
             title = detail.name + (isFavorite ? " ★" : "")
             facts = [

@@ -10,6 +10,7 @@ extension ListingListViewModel {
         isComplete: Bool, problem: String?, now: Date, isSaved: (ListingSummary) -> Bool = { _ in false }
     ) {
         self.init()
+        isBusy = isLoading
         let names: [ListingKind: String] = [.rent: "Rentals", .new: "New homes", .resale: "Resale"]
         let filterText = filters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         title = (names[kind] ?? "Listings") + (filterText.isEmpty ? "" : " (\(filterText))")

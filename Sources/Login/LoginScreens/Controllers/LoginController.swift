@@ -25,13 +25,13 @@ package final class LoginController: Screen {
         rootView = StackView([form, submitLine])
         (changes, changed) = Signal<Void>.pipe()
         form.title = "Sign in"
-        isBusy = logic.state.map(\.isSubmitting)
         let viewModel = logic.state.map { state in
             LoginViewModel(
                 username: state.username, password: state.password, usernameProblem: state.usernameProblem,
                 passwordProblem: state.passwordProblem, canSubmit: state.canSubmit, isSubmitting: state.isSubmitting,
                 signedInAs: state.signedInAs, failure: state.failure)
         }
+        isBusy = viewModel.map(\.isBusy)
         viewModel.bind(\.fields, to: form) { form, fields in form.rows = fields }.dispose(in: bag)
         viewModel.bind(\.status, to: form) { form, status in form.status = status }.dispose(in: bag)
         viewModel.bind(\.submitLine, to: submitLine) { label, text in label.text = text }.dispose(in: bag)
