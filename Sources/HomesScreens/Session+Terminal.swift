@@ -34,6 +34,29 @@ extension Session {
         output.writeScreen(screen.rootView.render(width: width).joined(separator: "\n") + "\n")
     }
 
+    /// On a terminal: draws the screen on top if it is another than `shown` or what it
+    /// shows changed while the line ran, then lets it redraw itself as each change of its
+    /// view model lands (`watch`), and waits until the work of every screen settled. The
+    /// end of the work is a change of the view model like any other: it draws nothing more.
+    func showChangesAndSettle(since shown: (any Screen)?) async {
+        let changed = changedWhileRunning || stack.top !== shown
+        isRunningCommand = false
+        if changed { draw() }
+        watch()
+        if let busy = stack.all.last(where: { $0.isBusy.value }) { status.start("\(busy.name): working") }
+        await settled()
+        status.stop()
+        stack.forgetPopped()
+    }
+
+    /// Writes the screen on top at the terminal's width (above the line being edited, and
+    /// the status of the work in flight, if any, shown again below it).
+    func draw() {
+        let lines = stack.top?.rootView.render(width: terminal.width) ?? []
+        status.around { write(lines.joined(separator: "\n") + "\n") }
+        self.lines?.screenChanged(completer)
+    }
+
     /// What Tab offers on the screen shown, and how a line is coloured there.
     func completer() -> Completer { Completer(help: help, screen: stack.top) }
 

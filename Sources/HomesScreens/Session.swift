@@ -3,12 +3,13 @@ import Signals
 import TextViews
 
 /// The REPL: reads a command per line, offers it to the shared commands, then to the
-/// screen on top, and shows the screen once the work it started has settled (observed: no
-/// screen's `isBusy` is true).
+/// screen on top, and reads the next line once the work it started has settled (observed:
+/// no screen's `isBusy`, which each screen derives from its view model, is true).
 ///
 /// It lives on the main actor with the screens; lines are read off it, so responses land
-/// and the screen redraws while the user types. On a terminal a status line shows the
-/// work in flight; piped, each command's output appears once its work settled.
+/// and the screen redraws while the user types. On a terminal it draws what changed
+/// (`showChangesAndSettle`) under a status line of the work in flight; piped, each
+/// command's output is the screen once its work settled.
 @MainActor
 package final class Session {
     private let shared: (any SharedCommands)?
@@ -16,7 +17,7 @@ package final class Session {
     var terminal: Terminal
     /// Output goes above the line being edited once a line editor shares the terminal.
     let output: OutputRouter
-    private let write: @Sendable (String) -> Void, writeError: @Sendable (String) -> Void
+    let write: @Sendable (String) -> Void, writeError: @Sendable (String) -> Void
     /// Whether any command failed (an error line was written): a piped run then exits with 1.
     package private(set) var hadErrors = false
     let stack: ScreenStack
@@ -26,11 +27,10 @@ package final class Session {
     lazy var status = StatusLine(write: write)
     /// Error lines of the line being run, shown under its screen on a terminal.
     private var errorsToShow: [String] = []
-    /// True while a command runs or its work settles: redraws wait for it, and remember
-    /// in `changedWhileRunning` that the screen must be drawn once it is done.
-    private var isRunningCommand = false, changedWhileRunning = false
+    /// True while a line's commands run (piped: and their work settles); a redraw then waits, noted in the other.
+    var isRunningCommand = false, changedWhileRunning = false
     /// Where lines come from (set by `run`).
-    private var lines: LineSource?
+    private(set) var lines: LineSource?
 
     /// A session showing `root`, offering each command to `shared` before the screen on
     /// top, writing with `write` (from any thread, one text at a time); error lines go to
@@ -83,6 +83,7 @@ package final class Session {
         }
         (isRunningCommand, changedWhileRunning) = (true, false)
         defer { isRunningCommand = false }
+        let shown = stack.top
         // Synchronously on the main actor: no response can land between the commands of a
         // line. Each is read as the screen shown when it runs declares it.
         var results: [Result] = []
@@ -102,7 +103,11 @@ package final class Session {
         }
         // On a terminal the next line is read while the work settles: the prompt stays live.
         if terminal.isInteractive && !results.contains(.quit) { lines?.start(completer) }
-        if results.contains(.changed) || changedWhileRunning { await settleAndShow() }
+        if terminal.isInteractive {
+            await showChangesAndSettle(since: shown)
+        } else if results.contains(.changed) || changedWhileRunning {
+            await settleAndShow()
+        }
         errorsToShow.forEach(write)
         errorsToShow = []
         return !results.contains(.quit)
@@ -174,24 +179,21 @@ package final class Session {
         status.stop()
         stack.forgetPopped()
         watch()
-        let lines = stack.top?.rootView.render(width: terminal.width) ?? []
-        write(lines.joined(separator: "\n") + "\n")
-        self.lines?.screenChanged(completer)
+        draw()
     }
 
-    /// Notes that the screen on top changed while a command runs, so it is drawn once the
-    /// command is done; on a terminal, redraws it whenever it changes between commands
-    /// (above the line being edited, which is drawn again below it as it was).
-    private func watch() {
+    /// Notes that the screen on top changed while a line's commands run (piped: while
+    /// they run and their work settles), so it is drawn once they ran; on a terminal,
+    /// redraws it whenever its view model changes after that, while its work settles and
+    /// between commands (above the line being edited, which is drawn again below it as it
+    /// was).
+    func watch() {
         redraw?.dispose()
         guard let screen = stack.top else { return }
-        redraw = screen.changes.observeOnMainActor { [weak self, weak screen] in
-            guard let self, let screen else { return }
+        redraw = screen.changes.observeOnMainActor { [weak self] in
+            guard let self else { return }
             guard !self.isRunningCommand else { return self.changedWhileRunning = true }
-            guard self.terminal.isInteractive else { return }
-            let lines = screen.rootView.render(width: self.terminal.width)
-            self.write(lines.joined(separator: "\n") + "\n")
-            self.lines?.screenChanged(self.completer)
+            if self.terminal.isInteractive { self.draw() }
         }
     }
 }

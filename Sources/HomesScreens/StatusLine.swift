@@ -42,6 +42,16 @@ final class StatusLine {
         if let show { show(nil) } else { write("\r\u{1B}[K") }
     }
 
+    /// Runs `body`, which writes, with the status taken away meanwhile and shown again
+    /// after it (the seconds still counted from the start): a screen drawn while work is
+    /// in flight never lands on the status's row.
+    func around(_ body: () -> Void) {
+        guard timer != nil else { return body() }
+        if let show { show(nil) } else { write("\r\u{1B}[K") }
+        body()
+        draw()
+    }
+
     private func draw() {
         let seconds = (ContinuousClock.now - started).components.seconds
         let spinner = Self.frames[frame % Self.frames.count]

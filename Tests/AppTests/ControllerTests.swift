@@ -113,6 +113,38 @@ import TextViews
         #expect(lines.text.contains("> back"))
     }
 
+    /// On a terminal the session draws what changed, as the screen's view model changes:
+    /// a command that loads draws the list when it starts (loading) and once when it
+    /// lands, the end of its work drawing nothing more; a command that changes nothing
+    /// the screen shows draws nothing.
+    @Test func onATerminalTheSessionDrawsWhatChangedAndNothingElse() async {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        let context = context(harness)
+        let root = await harness.run { context.listings(logic) }
+        await harness.run { logic.show(.rent) }
+        let lines = Lines()
+        let session = Session(
+            root: root, shared: context.sharedCommands, terminal: Terminal(isInteractive: true, width: 60)
+        ) { lines.append($0) }
+        // A first line (`run` shows the first screen; here `help`) starts watching the screen.
+        #expect(await session.execute("help"))
+        harness.transport.holding = true
+        let listed = Task { await session.execute("list new") }
+        for await busy in root.isBusy.values where busy { break }
+        harness.transport.release()
+        #expect(await listed.value)
+        func drawn(_ title: String) -> Int { lines.text.components(separatedBy: title + "\n").count - 1 }
+        #expect(drawn("New homes") == 2)
+        #expect(lines.text.components(separatedBy: "loading…").count - 1 == 1)
+        #expect(lines.text.contains("8 shown - type more for the next page\n"))
+        #expect(await session.execute("fav 1"))
+        #expect(drawn("New homes") == 3)
+        #expect(await session.execute("fav 1"))
+        #expect(drawn("New homes") == 3, "the second fav changes nothing shown")
+        #expect(!root.isBusy.value)
+    }
+
     func context(_ harness: HomesHarness) -> Features {
         Features(harness, now: now)
     }

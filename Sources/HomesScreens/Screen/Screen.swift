@@ -14,9 +14,12 @@ package protocol Screen: AnyObject {
     /// The commands of this screen.
     var commands: [CommandHelp] { get }
     /// True while work the screen started has not settled (a request in flight); the
-    /// REPL observes it to know when a command's work is done.
+    /// REPL observes it to know when a command's work is done. A screen that starts work
+    /// derives it from its view model (`viewModel.map(\.isBusy)`), so it is the state the
+    /// screen shows, never a flag kept beside it; one that starts none is always false.
     var isBusy: Property<Bool> { get }
-    /// Sends `()` whenever bound state changed, so the REPL can redraw.
+    /// Sends `()` whenever the screen's view model changed (an equal one sends nothing),
+    /// so the REPL redraws what changed.
     var changes: Signal<Void> { get }
     /// Handles a command of this screen; nil when it is not one of its commands.
     func handle(_ command: Command) -> CommandOutcome?
