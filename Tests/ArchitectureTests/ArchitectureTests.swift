@@ -348,6 +348,33 @@ import Testing
         }
     }
 
+    /// One place says whether a screen loads and what its problem is: its logic's
+    /// `state`, derived from the logic's `Activity` (and its data) with
+    /// `Property.combineLatest`. No logic copies the activity into its state by hand: none
+    /// reads the activity's current values, sets a loading field, or keeps its state
+    /// struct in a `MutableProperty` of its own.
+    @Test func noLogicCopiesItsActivity() throws {
+        let loadingField = try Regex(#"\b(isLoading|isSubmitting|isSending|isBusy)\s*=[^=]"#)
+        let keptState = try Regex(#"MutableProperty(<\w*State>)?\(\w*State\("#)
+        var checked = 0
+        for feature in Self.features {
+            for (name, text) in try files(in: "\(feature)/\(feature)/Logic") where text.contains("Activity<") {
+                let file = "\(feature)/Logic/\(name)"
+                #expect(
+                    text.contains("Property.combineLatest(") && text.contains("activity.isRunning")
+                        && text.contains("activity.failure"), "\(file) does not derive its state from its activity")
+                #expect(
+                    !text.contains("activity.isRunning.value") && !text.contains("activity.failure.value"),
+                    "\(file) reads its activity to copy it")
+                let (setsLoading, keepsState) = (text.contains(loadingField), text.contains(keptState))
+                #expect(!setsLoading, "\(file) sets a loading field by hand")
+                #expect(!keepsState, "\(file) keeps its state struct by hand")
+                checked += 1
+            }
+        }
+        #expect(checked >= 4, "only \(checked) logics with an activity were found")
+    }
+
     /// Work is waited for by observing it, never by sleeping and looking again.
     @Test func nothingOutsideTheBenchmarksSleeps() throws {
         let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
