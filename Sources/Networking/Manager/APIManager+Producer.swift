@@ -17,7 +17,9 @@ extension APIManager {
     ///
     /// A logic that tracks the call need not keep its loading and problem state by hand.
     /// Each run asks the manager for `page` with `parameters`, and ends with `reform` of the
-    /// manager then completion, or with the failed ``APIResult``. Disposing a run that is
+    /// manager then completion, sent in one `withBatchedChanges` (what a logic derives from
+    /// the value and from an `Activity` tracking the run changes once), or with the failed
+    /// ``APIResult``. Disposing a run that is
     /// still going cancels its call. Runs are started and disposed on the main actor, where
     /// the manager lives. How a run owns the manager, and why a cancelled outcome never
     /// ends one, is in <doc:TheLifeOfACall>.
