@@ -212,7 +212,7 @@ extension Recorder {
     /// ```
     ///
     /// `predicate` runs once per value, in order, on the thread that records it (or the
-    /// caller's, for values recorded before the call); `timeout` is five seconds unless
+    /// caller's, for values recorded before the call); `timeout` is thirty seconds unless
     /// given.
     ///
     /// - Returns: The first such value.
@@ -222,7 +222,7 @@ extension Recorder {
     @discardableResult
     public func first(
         where predicate: @escaping @Sendable (Value) -> Bool,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
@@ -249,7 +249,7 @@ extension Recorder {
     /// ```
     public func values(
         count: Int,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
@@ -272,7 +272,7 @@ extension Recorder {
     /// - Throws: ``WaitError`` after failing the test with what was recorded, when the
     ///   timeout passes first; `CancellationError` when the awaiting task is cancelled.
     public func completion(
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
@@ -309,14 +309,14 @@ extension Signal {
     /// #expect(try await results.next() == "loft by the river")
     /// ```
     ///
-    /// `timeout` is five seconds unless given.
+    /// `timeout` is thirty seconds unless given.
     ///
     /// - Returns: The value.
     /// - Throws: ``WaitError`` after failing the test with what was received, when the
     ///   timeout passes or the signal completes first; `CancellationError` when the
     ///   awaiting task is cancelled.
     public func next(
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
@@ -344,7 +344,7 @@ extension Signal {
     @discardableResult
     public func first(
         where predicate: @escaping @Sendable (Value) -> Bool,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
@@ -367,7 +367,7 @@ extension Signal {
     /// `next()`.
     public func values(
         count: Int,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
@@ -392,7 +392,7 @@ extension Signal {
     /// - Throws: ``WaitError`` after failing the test with what was received, when the
     ///   timeout passes first; `CancellationError` when the awaiting task is cancelled.
     public func completion(
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
@@ -424,7 +424,7 @@ extension Property {
     /// The wait begins in the caller's `isolation`: a change the caller's actor makes once
     /// it awaits is seen (see <doc:HowWaitsWork>). `predicate` runs once per value, in
     /// order: on the caller's thread for the current value, then on the thread that
-    /// changes the property. `timeout` is five seconds unless given.
+    /// changes the property. `timeout` is thirty seconds unless given.
     ///
     /// - Returns: The first such value.
     /// - Throws: ``WaitError`` after failing the test with every value received, when the
@@ -434,7 +434,7 @@ extension Property {
     @discardableResult
     public func first(
         where predicate: @escaping @Sendable (Value) -> Bool,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
@@ -464,7 +464,7 @@ extension Property {
     /// ```
     public func values(
         count: Int,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
