@@ -21,8 +21,10 @@ import Synchronization
 /// // Property.combineLatest(isLoading, problem) changed once: (false, error)
 /// ```
 ///
-/// Batches nest: the outermost one ends them. A batch covers the changes made on its own
-/// thread; a change made meanwhile on another thread is delivered as it always is.
+/// Batches nest: the outermost one ends them (or, for a batch opened inside a property's
+/// change, that change's end). A batch covers the changes made on its own thread; a change
+/// made meanwhile on another thread travels as always, except that a combination this batch
+/// holds sends it with the rest, when the batch ends.
 ///
 /// - Returns: What `body` returns.
 @discardableResult

@@ -4,7 +4,8 @@ extension Property {
     /// It is a property like any derived one (see the contract's "Properties fed by
     /// signals"):
     /// - Glitch-free: combined with anything derived from the same source, it never shows a
-    ///   stale pair, even when `values` is derived from that source's `signal`.
+    ///   stale pair, even when `values` is derived (synchronously: `map`, `filter`, not
+    ///   `observe(on:)`) from that source's `signal`.
     /// - Kept like `map`: it lives while it is kept or observed, and so does its observation
     ///   of `values`; it completes when `values` completes, keeping the last value.
     /// - It observes `values` from now on, not from its first observer: `value` must be
