@@ -5,9 +5,10 @@ import XCTest
 
 /// The timeout of waits for work done in a detached task. The cooperative pool runs such
 /// a task, and while the whole package's tests run on a two-core machine other tests can
-/// keep that pool busy for seconds. A wait returns as soon as the value comes, so a long
-/// timeout costs a passing test nothing.
-private let poolTimeout: Duration = .seconds(30)
+/// keep that pool busy: under the thread sanitizer, with a build loading the machine,
+/// hundreds of test tasks queued ahead of one detached task for more than 30 seconds. A
+/// wait returns as soon as the value comes, so a long timeout costs a passing test nothing.
+private let poolTimeout: Duration = .seconds(300)
 
 /// Awaiting signals, properties and recorders (`next()`, `first(where:)`, `values(count:)`,
 /// `completion()`), from `@MainActor` tests as issue 20's user wrote them.
