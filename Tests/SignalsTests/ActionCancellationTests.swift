@@ -269,6 +269,61 @@ final class RoundOutcomes: Sendable {
         #expect(outcomes.leftRunning.isEmpty, "runs left running: \(outcomes.leftRunning)")
     }
 
+    @Test(.tags(.regression)) func aCancelAsANewRunStartsWhileTheLastOneEndsEndsTheNewRun() {
+        // The last run's end is being delivered (an observer of `isEnabled` holds it there)
+        // when another thread starts the next run, and a cancel comes as that start is
+        // observed: the cancel is for the new run, and must end it rather than be spent on
+        // the run that had already ended.
+        let runs = ActionTests.PendingRuns<Int, Int>()
+        let action = Action<Int, Int> { input, done in runs.add(input, done) }
+        let errors = action.errors.record()
+        let values = action.values.record()
+        let startedAgain = DispatchSemaphore(value: 0)
+        let cancelReturned = DispatchSemaphore(value: 0)
+        let phase = Locked(0)
+        let starts = action.isExecuting.signal.observe { executing in
+            guard executing, phase.value == 1 else { return }
+            phase.value = 2
+            DispatchQueue.global().async {
+                action.cancel()
+                cancelReturned.signal()
+            }
+            _ = cancelReturned.wait(timeout: .now() + 30)
+        }
+        let ends = action.isEnabled.signal.observe { enabled in
+            guard enabled, phase.value == 0 else { return }
+            phase.value = 1
+            DispatchQueue.global().async {
+                #expect(action.apply(2))
+                startedAgain.signal()
+            }
+            _ = startedAgain.wait(timeout: .now() + 30)
+        }
+        #expect(action.apply(1))
+        runs.done(0)(.success(10))
+        #expect(phase.value == 2, "the new run's start was observed")
+        values.assertValues([10])
+        #expect(errors.values.count == 1, "the cancel ended the new run")
+        #expect(errors.values.first is CancellationError)
+        #expect(!action.isExecuting.value)
+        starts.dispose()
+        ends.dispose()
+    }
+
+    @Test(.tags(.regression)) func aCancelThatMeetsOnlyAnEndingRunIsNotKeptForTheNextOne() {
+        // Cancelled from an observer of its own result, the run has ended but `isExecuting`
+        // is still true: nothing is left to cancel, and the next run must not inherit it.
+        let action = Action<Int, Int> { input, done in done(.success(input)) }
+        let errors = action.errors.record()
+        let values = action.values.record()
+        let canceller = action.values.observe { _ in action.cancel() }
+        #expect(action.apply(1))
+        canceller.dispose()
+        #expect(action.apply(2))
+        values.assertValues([1, 2])
+        #expect(errors.values.isEmpty)
+    }
+
     // MARK: The completion is @Sendable
 
     @Test func theCompletionCanBeCalledFromASendableCallbackOnAnotherThread() async {

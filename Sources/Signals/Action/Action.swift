@@ -38,7 +38,10 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     private let lock = SpinLock()
     /// The run in progress: its completion, which also knows how to stop its work.
     private var current: Once<Result<Output, any Error>>?
-    /// A `cancel()` that came while a run was starting (executing, but not yet `current`).
+    /// How many `start`s are between reading `prepare` and recording their run (or giving
+    /// up): a `cancel()` that finds no live run while one is under way is kept for it.
+    private var starting = 0
+    /// A `cancel()` that came while a run was starting (no live run recorded yet).
     private var pendingCancel = false
 
     /// Creates an action whose runs call `execute` with a completion to call once.
@@ -182,21 +185,36 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         // `executing` is the gate: testing and setting it is one step under the properties'
         // lock, so two threads cannot both start, and a run that ends turns it false
         // before anyone can start the next, whose `true` therefore always lands last.
-        guard let work = prepare(input), executing.update({ running in running ? nil : true }) else { return nil }
+        //
+        // A cancel is told which runs are starting by `starting`, counted under `lock`
+        // before the gate: one that finds no live run while a start is under way is kept
+        // for it, and dropped when every start under way has given up. So a cancel that
+        // lands as one run ends and the next starts ends the next, and one that only meets
+        // an ending run is never kept for a later one.
+        lock.withLock { starting += 1 }
+        guard let work = prepare(input), executing.update({ running in running ? nil : true }) else {
+            lock.withLock {
+                starting -= 1
+                if starting == 0 { pendingCancel = false }
+            }
+            return nil
+        }
         let run = RunToken()
         let finish = Once<Result<Output, any Error>> { [self] result in
             switch result {
             case .success(let output): valuesInput.send(output)
             case .failure(let error): errorsInput.send(error)
             }
-            executing.value = false
-            // Cleared only now, so a `cancel()` never mistakes an ending run for a starting one.
+            // Let go of before `executing` turns false, so the next run's start, which may
+            // come from an observer of that change, finds no run of this one's.
             lock.withLock { if current?.token === run { current = nil } }
+            executing.value = false
             ended?(result)
         }
         finish.token = run
         let cancelled: Bool = lock.withLock {
             current = finish
+            starting -= 1
             defer { pendingCancel = false }
             return pendingCancel
         }
@@ -222,8 +240,8 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     /// Ends the run whose completion is `target` (any run in progress when nil).
     private func cancel(_ target: Once<Result<Output, any Error>>?) {
         let current: Once<Result<Output, any Error>>? = lock.withLock {
-            // Executing with no run recorded: a run is starting; it ends as soon as it is.
-            if target == nil, self.current == nil, executing.value { pendingCancel = true }
+            // No live run, and a start under way: it ends as soon as it has recorded its run.
+            if target == nil, starting > 0, self.current?.hasEnded ?? true { pendingCancel = true }
             return self.current
         }
         guard let run = current, target == nil || run === target else { return }
@@ -313,6 +331,11 @@ private final class Once<Argument>: @unchecked Sendable {
             return nil
         }
         stopNow?.dispose()
+    }
+
+    /// Whether the closure has run (the run has ended, by its result or a cancellation).
+    var hasEnded: Bool {
+        lock.withLock { body == nil }
     }
 
     func run(_ argument: Argument) {
