@@ -71,7 +71,7 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     /// `cancel()` cancels the task and ends the run with a `CancellationError`.
     /// A run ends on the actor that applied it (the main actor, for UI code): `values` or
     /// `errors` and the `isExecuting` change are delivered there, in one step. In a test,
-    /// ``run(_:isolation:)`` awaits the end; work that sleeps on a ``TestScheduler``'s
+    /// ``run(_:isolation:)`` awaits the end; work that sleeps on a `TestScheduler`'s
     /// `clock` runs in an ordinary task, so `clock.waitForSleepers()` tells when it sleeps.
     public convenience init(
         enabledIf isAllowed: Property<Bool> = Property(value: true),

@@ -53,7 +53,7 @@ extension Signal {
     /// interval when it ends. On completion a waiting value is emitted, then the
     /// completion. Every event is delivered on `scheduler`, the first value too:
     /// synchronously only when the scheduler runs actions at once (an
-    /// ``ImmediateScheduler``); a ``TestScheduler`` delivers it on its next `advance`.
+    /// ``ImmediateScheduler``); a `TestScheduler` delivers it on its next `advance`.
     public func throttle(_ interval: Duration, on scheduler: Scheduler) -> Signal<Value> {
         timed(TimingState(interval: interval, scheduler: scheduler, leading: true))
     }

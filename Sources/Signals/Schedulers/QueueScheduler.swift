@@ -55,22 +55,22 @@ extension QueueScheduler {
 
 /// An action that runs at most once, unless it was cancelled first.
 // Safe to share: `action` is touched only under `lock`.
-final class ScheduledAction: Disposable, @unchecked Sendable {
+package final class ScheduledAction: Disposable, @unchecked Sendable {
     private let lock = SpinLock()
     private var action: (@Sendable () -> Void)?
 
-    init(_ action: @escaping @Sendable () -> Void) {
+    package init(_ action: @escaping @Sendable () -> Void) {
         self.action = action
     }
 
-    var isDisposed: Bool { lock.withLock { action == nil } }
+    package var isDisposed: Bool { lock.withLock { action == nil } }
 
-    func run() {
+    package func run() {
         let action = take()
         action?()
     }
 
-    func dispose() {
+    package func dispose() {
         let action = take()
         withExtendedLifetime(action) {}
     }

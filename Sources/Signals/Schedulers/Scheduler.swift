@@ -1,7 +1,7 @@
 /// Decides when and where work runs: at once, on a dispatch queue, or in virtual time.
 ///
 /// Timing operators (`debounce`, `throttle`, `delay`, `observe(on:)`) take one, so tests
-/// can drive them with a ``TestScheduler``.
+/// can drive them with a `TestScheduler`.
 public protocol Scheduler: AnyObject, Sendable {
     /// The time elapsed on this scheduler's clock since it was created.
     var now: Duration { get }

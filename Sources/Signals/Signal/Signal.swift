@@ -115,7 +115,7 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
     /// The signal completes when `operation` returns, and the task is cancelled once nobody
     /// listens any more (as with `init(_:)`).
     ///
-    /// The task is an ordinary `Task`: in a test on a ``TestScheduler`` whose `clock` the
+    /// The task is an ordinary `Task`: in a test on a `TestScheduler` whose `clock` the
     /// operation sleeps on, `clock.waitForSleepers()` tells when it has reached its sleep,
     /// before the test advances past it (see "Testing async work" in SignalsTesting).
     ///

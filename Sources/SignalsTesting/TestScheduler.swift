@@ -1,3 +1,6 @@
+import Foundation
+import Signals
+
 /// A scheduler with virtual time, for deterministic tests of timing and of async code.
 ///
 /// Nothing runs until the test advances time; `advance(by:)` runs every action due at or
@@ -29,7 +32,7 @@ public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
         let sleeper: Waiter?
     }
 
-    private let lock = SpinLock()
+    private let lock = NSLock()
     private var entries: [Entry] = []
     /// Task jobs enqueued on this executor, in arrival order.
     private var jobs: [UnownedJob] = []

@@ -1,3 +1,6 @@
+import Foundation
+import Signals
+
 /// A `Clock` that reads the virtual time of a ``TestScheduler``.
 ///
 /// Async code that sleeps on it waits for the test to advance the scheduler, with no real
@@ -135,7 +138,7 @@ final class Waiter: @unchecked Sendable {
         case finished(Result<Void, any Error>)
     }
 
-    private let lock = SpinLock()
+    private let lock = NSLock()
     private var state = State.idle
 
     /// Whether the wait has ended.
