@@ -43,6 +43,21 @@ extension Producer {
     public func `catch`<NewFailure: Error>(
         _ handler: @escaping @Sendable (Failure) -> Producer<Value, NewFailure>
     ) -> Producer<Value, NewFailure> {
+        catching(handler)
+    }
+
+    /// On a failure, goes on with the producer `handler` makes from it, which cannot fail.
+    ///
+    /// The common case, chosen when the handler's producer says nothing of its failure:
+    /// `.catch { _ in .init(value: []) }` type-checks as it reads, where the generic
+    /// version alone could not infer the new failure type.
+    public func `catch`(_ handler: @escaping @Sendable (Failure) -> Producer<Value, Never>) -> Producer<Value, Never> {
+        catching(handler)
+    }
+
+    private func catching<NewFailure: Error>(
+        _ handler: @escaping @Sendable (Failure) -> Producer<Value, NewFailure>
+    ) -> Producer<Value, NewFailure> {
         let base = self
         return Producer<Value, NewFailure> { input in
             let state = CatchState(input: input, handler: handler)
@@ -87,7 +102,7 @@ extension Producer {
     /// `scheduler`.
     ///
     /// On an ``ImmediateScheduler``, where every delay is zero, a run that does not end at
-    /// once times out at once: test timeouts on a ``TestScheduler``.
+    /// once times out at once: test timeouts on a `TestScheduler`.
     ///
     /// ```swift
     /// let page = api.page(1).timeout(after: .seconds(10), raising: .timedOut, on: scheduler)
