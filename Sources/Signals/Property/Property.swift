@@ -189,6 +189,42 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         }
     }
 
+    /// Changes the value in place in one atomic step, notifies once, and returns what
+    /// `body` returns.
+    ///
+    /// No set from another thread can come between the read and the write, so concurrent
+    /// calls never lose an update. Every call is one change, delivered as a set is: once,
+    /// even when `body` makes several changes, leaves the value as it was, or throws (the
+    /// value then keeps what `body` wrote before it threw). `body` runs under the
+    /// property's lock and must not touch any property; observers run after it, outside
+    /// the lock, before this returns.
+    ///
+    /// ```swift
+    /// let inFlight = MutableProperty(0)
+    /// inFlight.modify { $0 += 1 }
+    /// let ticket = counter.modify { value in
+    ///     value += 1
+    ///     return value
+    /// }
+    /// ```
+    @discardableResult
+    public func modify<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let storage = self.storage
+        func change() -> Swift.Result<Result, Failure> {
+            Swift.Result { () throws(Failure) in try body(&storage.value) }
+        }
+        var outcome: Swift.Result<Result, Failure>?
+        node.core.send(trackedBy: node.gate) {
+            outcome = change()
+            return (.invalidate, .changed(storage.value))
+        }
+        // `send` skips its closure only while the property is being freed, when nobody
+        // can call this; then `body` still runs under the lock, unseen.
+        return try (outcome ?? node.core.withLock(change)).get()
+    }
+
     /// Atomically replaces the value with `transform(value)` unless it returns nil, and
     /// tells whether it did. `transform` runs under the property's lock: it must not touch
     /// any property.
