@@ -25,6 +25,25 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     public let values: Signal<Output>
     /// The error of each failed or cancelled run (`CancellationError` when cancelled).
     public let errors: Signal<any Error>
+    /// One `()` for each run that succeeds, in the same delivery as its output on
+    /// ``values``; a failed or cancelled run sends nothing here.
+    ///
+    /// For code that only needs to know that the work is done (ReactiveSwift's `completed`):
+    ///
+    /// ```swift
+    /// save.completed.observe { _ in coordinator.close() }
+    /// ```
+    public let completed: Signal<Void>
+    /// One ``ActionDisabledError`` for each start the action refuses, because it is
+    /// disabled or already executing: an `apply` that returns false, a `run` that throws it.
+    ///
+    /// A refused start does nothing else, so this is where a screen tells the user
+    /// (ReactiveSwift's `disabledErrors`):
+    ///
+    /// ```swift
+    /// login.disabledErrors.observeOnMainActor { _ in banner.show("Still signing in") }
+    /// ```
+    public let disabledErrors: Signal<ActionDisabledError>
 
     /// Starts a run's work on the actor that applied it, with the completion to call; returns
     /// how to stop the work, if it can be stopped.
@@ -35,6 +54,7 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     private let prepare: @Sendable (Input) -> Work?
     private let valuesInput: Signal<Output>.Input
     private let errorsInput: Signal<any Error>.Input
+    private let disabledErrorsInput: Signal<ActionDisabledError>.Input
     private let lock = SpinLock()
     /// The run in progress: its completion, which also knows how to stop its work.
     private var current: Once<Result<Output, any Error>>?
@@ -135,11 +155,14 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         isEnabled = Property.combineLatest(isAllowed, executing).map { allowed, running in allowed && !running }
         (values, valuesInput) = Signal.pipe()
         (errors, errorsInput) = Signal.pipe()
+        completed = values.map { _ in }
+        (disabledErrors, disabledErrorsInput) = Signal.pipe()
     }
 
     /// Starts a run with `input`, unless the action is disabled or already executing.
     ///
-    /// - Returns: Whether a run started; false means nothing was done.
+    /// - Returns: Whether a run started; false means nothing was done but telling
+    ///   ``disabledErrors``.
     @discardableResult
     public func apply(_ input: Input, isolation: isolated (any Actor)? = #isolation) -> Bool {
         start(input, isolation: isolation, ended: nil) != nil
@@ -153,8 +176,9 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     ///
     /// - Returns: The run's output.
     /// - Throws: ``ActionDisabledError`` at once when the action is disabled or already
-    ///   executing; otherwise the run's error, `CancellationError` when it is cancelled
-    ///   (by ``cancel()`` or by cancelling the waiting task).
+    ///   executing (after ``disabledErrors`` has told it); otherwise the run's error,
+    ///   `CancellationError` when it is cancelled (by ``cancel()`` or by cancelling the
+    ///   waiting task).
     ///
     /// ```swift
     /// let session = try await login.run(credentials)   // in a test: no waiting by hand
@@ -197,6 +221,7 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
                 starting -= 1
                 if starting == 0 { pendingCancel = false }
             }
+            disabledErrorsInput.send(ActionDisabledError())
             return nil
         }
         let run = RunToken()
@@ -252,7 +277,8 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
 extension Action where Input == Void {
     /// Starts a run, unless the action is disabled or already executing.
     ///
-    /// - Returns: Whether a run started; false means nothing was done.
+    /// - Returns: Whether a run started; false means nothing was done but telling
+    ///   ``disabledErrors``.
     @discardableResult
     public func apply(isolation: isolated (any Actor)? = #isolation) -> Bool {
         apply((), isolation: isolation)

@@ -1,0 +1,67 @@
+import Signals
+import SignalsTesting
+import Testing
+
+/// `Action.completed` and `Action.disabledErrors`.
+@Suite(.timeLimit(.minutes(1))) struct ActionOutcomeTests {
+    struct Failure: Error, Equatable {
+        let code: Int
+    }
+
+    @Test func completedSendsOncePerSuccessfulRunWithItsValueAndNothingForAFailure() {
+        let action = Action<Int, Int> { input, done in
+            done(input < 0 ? .failure(Failure(code: input)) : .success(input))
+        }
+        let log = Locked<[String]>([])
+        let values = action.values.observe { log.append("value \($0)") }
+        let completed = action.completed.observe { log.append("completed") }
+        let executing = action.isExecuting.signal.observe { log.append("executing \($0)") }
+        action.apply(1)
+        action.apply(-1)
+        action.apply(2)
+        [values, completed, executing].forEach { $0.dispose() }
+        #expect(
+            log.value == [
+                "executing true", "value 1", "completed", "executing false",
+                "executing true", "executing false",
+                "executing true", "value 2", "completed", "executing false",
+            ])
+    }
+
+    @Test func aCancelledRunSendsNothingOnCompleted() {
+        let runs = ActionTests.PendingRuns<Void, Int>()
+        let action = Action<Void, Int> { input, done in runs.add(input, done) }
+        let completed = action.completed.record()
+        let errors = action.errors.record()
+        action.apply()
+        action.cancel()
+        runs.done(0)(.success(1))
+        #expect(completed.values.isEmpty)
+        #expect(errors.values.first is CancellationError)
+    }
+
+    @Test func disabledErrorsTellsEveryRefusedApplyAndNothingElse() {
+        let allowed = MutableProperty(false)
+        let runs = ActionTests.PendingRuns<Int, Int>()
+        let action = Action<Int, Int>(enabledIf: allowed) { input, done in runs.add(input, done) }
+        let refused = action.disabledErrors.record()
+        #expect(!action.apply(1))
+        #expect(refused.values.count == 1, "disabled")
+        allowed.value = true
+        #expect(action.apply(2))
+        #expect(refused.values.count == 1, "a start is not a refusal")
+        #expect(!action.apply(3))
+        #expect(refused.values.count == 2, "executing")
+        runs.done(0)(.success(2))
+        #expect(action.apply(4))
+        #expect(refused.values.count == 2)
+        #expect(runs.inputs == [2, 4])
+    }
+
+    @Test func aRefusedRunIsToldOnDisabledErrorsBeforeItThrows() async {
+        let action = Action<Void, Int>(enabledIf: Property(value: false)) { 1 }
+        let refused = action.disabledErrors.record()
+        await #expect(throws: ActionDisabledError.self) { try await action.run() }
+        #expect(refused.values.count == 1)
+    }
+}
