@@ -2,7 +2,7 @@ import Signals
 import SignalsTesting
 import Testing
 
-/// `Action.completed` and `Action.disabledErrors`.
+/// `Action.completed`, `Action.disabledErrors`, and `Action(state:execute:)`.
 @Suite(.timeLimit(.minutes(1))) struct ActionOutcomeTests {
     struct Failure: Error, Equatable {
         let code: Int
@@ -63,5 +63,33 @@ import Testing
         let refused = action.disabledErrors.record()
         await #expect(throws: ActionDisabledError.self) { try await action.run() }
         #expect(refused.values.count == 1)
+    }
+
+    @Test func anActionOverStateWithoutAConditionIsAlwaysEnabledAndGetsTheStateOfItsStart() async throws {
+        let filter = MutableProperty("lofts")
+        let gate = AsyncGate()
+        let search = Action<Int, String>(state: filter) { filter, page in
+            await gate.wait()
+            return "\(filter) p\(page)"
+        }
+        #expect(search.isEnabled.value)
+        let run = Task { try await search.run(2) }
+        _ = try await search.isExecuting.first(where: { $0 })
+        filter.value = "houses"
+        gate.open()
+        #expect(try await run.value == "lofts p2")
+    }
+
+    @Test func aConditionInAPropertyOfItsOwnIsPartOfTheState() async throws {
+        let query = MutableProperty("loft")
+        let isOnline = MutableProperty(false)
+        let state: Property<(String, Bool)> = Property.combineLatest(query, isOnline)
+        let search = Action<Void, String>(state: state, enabledIf: { _, isOnline in isOnline }) { state, _ in
+            "results for \(state.0)"
+        }
+        #expect(!search.isEnabled.value)
+        isOnline.value = true
+        #expect(search.isEnabled.value)
+        #expect(try await search.run() == "results for loft")
     }
 }

@@ -106,20 +106,23 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     /// Creates an action over `state`, enabled while `isEnabled(state.value)` holds.
     ///
     /// Each run's task gets the state's value at the moment the run starts (the same value
-    /// `isEnabled` approved), with the input.
+    /// `isEnabled` approved), with the input. Without `enabledIf`, every state is fine.
     ///
-    /// ReactiveSwift's `Action(state:enabledIf:execute:)`: for work that needs the screen's
-    /// current state, such as a form's fields, without reading a property that may have
-    /// changed since the check.
+    /// ReactiveSwift's `Action(state:enabledIf:execute:)` and `Action(state:execute:)`: for
+    /// work that needs the screen's current state, such as a form's fields, without
+    /// reading a property that may have changed since the check.
     ///
     /// ```swift
     /// let submit = Action<Void, Account>(state: form, enabledIf: \.isComplete) { form, _ in
     ///     try await api.signUp(form.name, form.email)
     /// }
+    /// let search = Action<Int, [Home]>(state: filters) { filters, page in
+    ///     try await api.homes(filters, page: page)
+    /// }
     /// ```
     public convenience init<State: Sendable>(
         state: Property<State>,
-        enabledIf isEnabled: @escaping @Sendable (State) -> Bool,
+        enabledIf isEnabled: @escaping @Sendable (State) -> Bool = { _ in true },
         execute: @escaping @Sendable (State, Input) async throws -> Output
     ) {
         self.init(isAllowed: state.map(isEnabled)) { input in
