@@ -35,7 +35,8 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     /// ```
     public let completed: Signal<Void>
     /// One ``ActionDisabledError`` for each start the action refuses, because it is
-    /// disabled or already executing: an `apply` that returns false, a `run` that throws it.
+    /// disabled or already executing: an `apply` that returns false, a `run` that throws it,
+    /// an input bound with `<~` that is dropped.
     ///
     /// A refused start does nothing else, so this is where a screen tells the user
     /// (ReactiveSwift's `disabledErrors`):
@@ -274,6 +275,35 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         }
         guard let run = current, target == nil || run === target else { return }
         _ = run.cancel(with: .failure(CancellationError()))
+    }
+}
+
+extension Action {
+    /// Applies `action` to every input `inputs` sends, while `action` lives: `action <~ inputs`.
+    ///
+    /// Each input is applied as ``apply(_:isolation:)`` would be, on the thread that sends
+    /// it, so an input that comes while the action is disabled or executing is dropped
+    /// (not queued) and told on ``disabledErrors``. An input sent on the main actor applies
+    /// it as main-actor code does: an async run then ends on the main actor. The binding
+    /// holds `action` weakly and ends at the first input after it is freed.
+    ///
+    /// ```swift
+    /// viewModel.save <~ saveTaps
+    /// viewModel.search <~ queries.debounce(.milliseconds(300), on: MainScheduler())
+    /// ```
+    ///
+    /// - Returns: A disposable that ends the binding.
+    @discardableResult
+    public static func <~ (action: Action, inputs: Signal<Input>) -> Disposable {
+        let target = WeakReference(action)
+        let observer = Unowned<Observer<Input>>()
+        let made = ClosureObserver<Input>(
+            onValue: { input in
+                guard let action = target.object else { return observer.object?.dispose() ?? () }
+                _ = action.start(input, isolation: MainQueue.isCurrent ? MainActor.shared : nil, ended: nil)
+            }, onCompleted: nil)
+        observer.object = made
+        return inputs.core.add(made)
     }
 }
 

@@ -87,7 +87,7 @@ extension Signal {
 /// closure can reach it without keeping it alive.
 // Safe to share: written once on the creating thread before the object is registered
 // (so before any thread can read it); reads happen only in deliveries after that.
-private final class Unowned<Object: AnyObject>: @unchecked Sendable {
+final class Unowned<Object: AnyObject>: @unchecked Sendable {
     weak var object: Object?
 }
 
