@@ -55,6 +55,35 @@ public final class Activity<Failure: Error>: Sendable {
         }
     }
 
+    /// Returns `signal` with its run tracked by this activity.
+    ///
+    /// A signal's run is the one start of its work, at its first observer (contract
+    /// 4.10): the returned signal counts as running from then until `signal` completes or
+    /// the returned signal lets go of it (its last observer left after it was released).
+    /// Starting clears ``failure``; a signal cannot fail, so it never sets it. The tracker
+    /// is told before the observer gets the completion. Track a signal that stands for
+    /// work (an inner of `flatMapLatest`, one made from work); a stream of events such as a
+    /// pipe counts as running for as long as it is observed.
+    ///
+    /// ```swift
+    /// let homes = filters.flatMapLatest { filters in activity.track(store.homes(matching: filters)) }
+    /// ```
+    public func track<Value: Sendable>(_ signal: Signal<Value>) -> Signal<Value> {
+        signal.derivedInDelivery { output in
+            let ended = RunEnd()
+            output.onStart {
+                self.begin()
+                output.addUpstream(AnyDisposable { if ended.claim() { self.end(failing: nil) } })
+            }
+            signal.forward(
+                to: output, value: { output.sendInDelivery($0) },
+                completed: {
+                    if ended.claim() { self.end(failing: nil) }
+                    output.sendCompleted()
+                })
+        }
+    }
+
     // Each of these changes both properties in one batch: what is derived from both (a
     // screen's state) changes once per start or end, never showing "not running, no
     // failure yet" between the two.
