@@ -11,7 +11,7 @@ import Signals
 ///
 /// Code that sleeps takes its clock as a parameter, typed `any Clock<Duration>` or
 /// `some Clock<Duration>`: production passes `ContinuousClock()` (the clock that
-/// ``QueueScheduler`` and ``MainScheduler`` measure time on), tests pass `scheduler.clock`.
+/// `QueueScheduler` and `MainScheduler` measure time on), tests pass `scheduler.clock`.
 ///
 /// ```swift
 /// func poll(every interval: Duration, clock: any Clock<Duration>) async throws {
@@ -31,7 +31,7 @@ import Signals
 ///
 /// The clock holds nothing of its own: it is a view of the scheduler, and any number of
 /// them may be made. What `advance` guarantees for a sleeping task, what it does not, and
-/// why the clock is a type beside the scheduler are in "Virtual time" in <doc:Contract>.
+/// why the clock is a type beside the scheduler are in "Virtual time" in the Signals contract.
 public struct TestClock: Clock {
     /// A moment of a ``TestScheduler``'s virtual time.
     public struct Instant: InstantProtocol {

@@ -73,7 +73,7 @@ public final class TestScheduler: Scheduler, TaskExecutor, @unchecked Sendable {
     /// `advance(by:)` returns, every such task has run as far as it can. What is
     /// guaranteed, what is not (code on another executor), and the one thing never to do
     /// (await on this executor from the code that advances it) are in "Virtual time" in
-    /// <doc:Contract>.
+    /// the Signals contract.
     ///
     /// - Parameter job: The task's job; it runs at the virtual time of the moment it is
     ///   run.

@@ -22,7 +22,8 @@ import Testing
 
     @Test func aFailurePassesThroughLiftedOperatorsAndEndsTheRun() {
         let scheduler = TestScheduler()
-        let work = ColdWork(scheduler, [(1, .value("a")), (2, .value("bb")), (3, .failure(.offline)), (4, .value("c"))])
+        let work = ColdWork(
+            scheduler, [(1, .value("a")), (2, .value("bb")), (3, .failure(.offline)), (4, .value("c"))])
         let lengths = work.producer.filter { $0.count > 1 }.map(\.count).skipRepeats()
         let recorder = record(lengths, on: scheduler)
         scheduler.run()
@@ -99,7 +100,7 @@ import Testing
         let steps = record(Producer<String, WorkFailure>(values: ["Address", "Payment"]), on: scheduler)
         steps.assertEvents([.value(.success("Address")), .value(.success("Payment")), .completed])
         record(Producer<String, WorkFailure>.empty, on: scheduler).assertEvents([.completed])
-        let never = Producer<String, WorkFailure>.never.on(disposed: { })
+        let never = Producer<String, WorkFailure>.never.on(disposed: {})
         let waiting = record(never, on: scheduler)
         scheduler.run()
         waiting.assertEvents([])

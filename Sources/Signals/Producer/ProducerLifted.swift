@@ -1,5 +1,5 @@
 /// `Signal`'s operators on each run of a producer, by lifting: one implementation of each
-/// operator (the signal's), applied anew to every run (contract section 7, "Lifting").
+/// operator (the signal's), applied anew to every run (see "Lifting" in <doc:Contract>).
 extension Producer {
     /// Applies `transform`, made of `Signal` operators, to the values of each run.
     ///
@@ -85,10 +85,14 @@ extension Producer {
     public func skip(first count: Int) -> Self { lift { $0.skip(first: count) } }
 
     /// Sends values while `predicate` holds, then completes (``Signal/take(while:)``).
-    public func take(while predicate: @escaping @Sendable (Value) -> Bool) -> Self { lift { $0.take(while: predicate) } }
+    public func take(while predicate: @escaping @Sendable (Value) -> Bool) -> Self {
+        lift { $0.take(while: predicate) }
+    }
 
     /// Skips values while `predicate` holds (``Signal/skip(while:)`` on each run).
-    public func skip(while predicate: @escaping @Sendable (Value) -> Bool) -> Self { lift { $0.skip(while: predicate) } }
+    public func skip(while predicate: @escaping @Sendable (Value) -> Bool) -> Self {
+        lift { $0.skip(while: predicate) }
+    }
 
     /// Sends values until `trigger` sends, then completes (``Signal/take(until:)``).
     public func take<Trigger: Sendable>(until trigger: Signal<Trigger>) -> Self { lift { $0.take(until: trigger) } }
@@ -112,7 +116,9 @@ extension Producer {
 
     /// Delays each value and the completion by `interval` (``Signal/delay(_:on:)``); a
     /// failure is not delayed. `Producer(value: v).delay(d, on: s)` is a result after a delay.
-    public func delay(_ interval: Duration, on scheduler: Scheduler) -> Self { lift { $0.delay(interval, on: scheduler) } }
+    public func delay(_ interval: Duration, on scheduler: Scheduler) -> Self {
+        lift { $0.delay(interval, on: scheduler) }
+    }
 
     /// Sends a value once `interval` has passed without another (``Signal/debounce(_:on:)``).
     public func debounce(_ interval: Duration, on scheduler: Scheduler) -> Self {
@@ -125,7 +131,9 @@ extension Producer {
     }
 
     /// Logs each event of each run (``Signal/logEvents(_:to:)``); a failure logs as the run's end.
-    public func logEvents(_ label: String, to log: @escaping @Sendable (String) -> Void = { StandardError.writeLine($0) })
+    public func logEvents(
+        _ label: String, to log: @escaping @Sendable (String) -> Void = { StandardError.writeLine($0) }
+    )
         -> Self
     { lift { $0.logEvents(label, to: log) } }
 
