@@ -34,8 +34,8 @@ extension Signal {
     /// Emits an array of the n-th values of all `signals`, in order, once each has sent one.
     ///
     /// The result completes when any input has completed and no unpaired value of it is
-    /// left. An empty list sends `[]` to its first observer, then completes (RxSwift completes
-    /// without a value), so waiting for "every result" of no requests still answers.
+    /// left. An empty list sends `[]` to its first observer, then completes, as
+    /// `combineLatest` of one does, so waiting for "every result" of no requests still answers.
     ///
     /// ```swift
     /// let pages = Signal.zip(ids.map(loadPage))   // Signal<[Page]>, one per round
