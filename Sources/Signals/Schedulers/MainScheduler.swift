@@ -54,3 +54,23 @@ public final class MainScheduler: Scheduler {
         task.run()
     }
 }
+
+extension MainScheduler {
+    /// Runs `work` on the main actor: at once when called on the main actor, otherwise
+    /// queued to the main queue behind what is queued there already.
+    ///
+    /// The compiler checks `work` as main-actor code. It is how code that may be called
+    /// on any thread (a producer's start, a disposable) reaches main-actor state without
+    /// assuming an isolation itself; the one check of where it runs is the one
+    /// ``Signal/observeOnMainActor(_:)`` makes (<doc:Contract>, 6.4).
+    ///
+    /// ```swift
+    /// let next = Producer<Int, Never> { input in
+    ///     MainScheduler.perform { input.send(counter.next()) }   // counter is @MainActor
+    ///     return AnyDisposable {}
+    /// }
+    /// ```
+    public static func perform(_ work: @escaping @MainActor () -> Void) {
+        MainActorObserver<Void, Void>(extract: { $0 }, { _ in work() }).receive(())
+    }
+}
