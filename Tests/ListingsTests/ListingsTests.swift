@@ -35,22 +35,13 @@ import Testing
     }
 
     @Test func itemsMissingRequiredFieldsAreSkipped() async {
-        final class Manager: APIManaging, @unchecked Sendable {
-            var definition: any APIDefinition { ListingListAPI(kind: .resale) }
-            var rawData: JSONValue? { nil }
-            var lastResult: APIResult? { nil }
-            var lastParameters: [String: String] { [:] }
-            var isLoading: Bool { false }
-            var isFirstPage: Bool { true }
-            var isLastPage: Bool { true }
-        }
         let data: JSONValue = [
             "items": [
                 ["esf_id": 1, "esf_name": "A", "esf_price": 10], ["esf_id": 2], "junk",
                 ["esf_id": "3", "esf_name": "B", "esf_price": 5],
             ]
         ]
-        let reformed = ListingListReformer().reform(data, from: Manager())
+        let reformed = ListingListReformer().reform(data, of: APICall(definition: ListingListAPI(kind: .resale), parameters: [:]))
         #expect(reformed.map(\.id) == [1])
         #expect(reformed.first?.title == "A")
     }

@@ -1,9 +1,10 @@
 import Foundation
 import Networking
 import Signals
+import Synchronization
 import Testing
 
-/// `APIManager.producer`: a call as a producer, tracked by an `Activity`.
+/// `APIManager.call`: a call as a producer, tracked by an `Activity`.
 @MainActor @Suite struct APIManagerProducerTests {
     let engine = APIEngine(
         services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "https://api.example")!)]),
@@ -14,30 +15,42 @@ import Testing
             return .json(["items": [["title": .string(request.parameters["city"] ?? "?")]]])
         })
 
-    /// Starts `producer` tracked by `activity` and waits for its end; `ended` also records
-    /// whether the activity had been told by then.
+    /// Starts `producer` tracked by `activity` and waits for its end; `changes` records,
+    /// from the start on, every change of what a logic would derive from what it stores at
+    /// the end and the activity: `stored|running|failure`.
     func outcome(
         _ producer: Producer<[String], APIResult>, _ activity: Activity<APIResult>
-    ) async -> (Result<[String], APIResult>, wasRunning: Bool) {
-        await withCheckedContinuation { continuation in
+    ) async -> (Result<[String], APIResult>, changes: [String]) {
+        let stored = MutableProperty<[String]>([])
+        let derived = Property.combineLatest(stored, activity.isRunning, activity.failure).map {
+            "\($0.joined(separator: ","))|\($1)|\($2?.message ?? "")"
+        }
+        let changes = Mutex<[String]>([])
+        let observation = derived.signal.observe { change in changes.withLock { $0.append(change) } }
+        defer { observation.dispose() }
+        let outcome = await withCheckedContinuation { continuation in
             _ = activity.track(producer).start { outcome in
-                continuation.resume(returning: (outcome, activity.isRunning.value))
+                if case .success(let titles) = outcome { stored.value = titles }
+                continuation.resume(returning: outcome)
             }
         }
+        return (outcome, changes.withLock { $0 })
     }
 
     func titles(_ manager: APIManager<RentalTitlesAPI>, city: String) -> Producer<[String], APIResult> {
-        manager.producer(parameters: ["city": city]) { $0.fetchData(with: RentalTitlesReformer()) }
+        manager.call(with: ["city": city], reformer: RentalTitlesReformer())
     }
 
-    @Test func aRunEndsWithTheReformedDataOrTheFailedResultAndTheActivityKnowsFirst() async {
+    @Test func aRunEndsWithTheReformedDataOrTheFailedResultAndTheDerivedStateChangesOncePerEnd() async {
         let manager = APIManager(RentalTitlesAPI(), engine: engine)
         let activity = Activity<APIResult>()
         let loaded = await outcome(titles(manager, city: "shanghai"), activity)
         #expect((try? loaded.0.get()) == ["shanghai"])
-        #expect(!loaded.wasRunning)
+        // One change at the start, one at the end: never "not running, nothing stored yet".
+        #expect(loaded.changes == ["|true|", "shanghai|false|"])
         let failed = await outcome(titles(manager, city: "nowhere"), activity)
         #expect(failed.0.failure?.message == "no such city")
+        #expect(failed.changes == ["|true|", "|false|no such city"])
         #expect(activity.failure.value?.message == "no such city")
     }
 
@@ -48,11 +61,57 @@ import Testing
         #expect(manager.isLoading)
         first.dispose()
         #expect(!manager.isLoading)
-        // The first call's cancellation is reported to the manager's delegate after this
-        // run has started: it must not end it.
+        // The first call's cancellation is reported after this run has started: it must
+        // not end it.
         let second = await outcome(titles(manager, city: "shanghai"), activity)
         #expect((try? second.0.get()) == ["shanghai"])
         #expect(activity.failure.value == nil)
+    }
+
+    /// The reformer is told the call as a typed value: its definition, the parameters
+    /// sent (paging included) and its page, with no manager to downcast.
+    @Test func theReformerIsToldTheCallItReforms() async {
+        struct CallReformer: APICallReformer {
+            func reform(_ data: JSONValue, of call: APICall<RentalTitlesAPI>) -> [String] {
+                [
+                    call.definition.methodName, call.parameters["city"] ?? "-", call.parameters["page"] ?? "-",
+                    "\(call.page)", "\(call.isFirstPage)", "\(call.isLastPage)",
+                ]
+            }
+        }
+        let manager = APIManager(RentalTitlesAPI(), engine: engine)
+        let first = await outcome(manager.call(with: ["city": "xian"], reformer: CallReformer()), Activity())
+        // One item on a page of two: the last page.
+        #expect((try? first.0.get()) == ["rentals/list", "xian", "1", "1", "true", "true"])
+    }
+
+    /// A call's producer may be started off the main actor: its call is queued to the
+    /// main actor, where the manager lives, and the run still ends with the data.
+    @Test func aRunStartedOffTheMainActorMakesItsCall() async {
+        let manager = APIManager(RentalTitlesAPI(), engine: engine)
+        let producer = titles(manager, city: "ningbo")
+        let outcome = await Task.detached {
+            await withCheckedContinuation { continuation in
+                _ = producer.start(
+                    value: { continuation.resume(returning: $0) },
+                    failed: { continuation.resume(returning: ["failed: \($0.message ?? "")"]) })
+            }
+        }.value
+        #expect(outcome == ["ningbo"])
+        #expect(!manager.isLoading)
+    }
+
+    /// A run the manager cancels for a newer call ends, failing as cancelled, instead of
+    /// waiting for an outcome that never comes.
+    @Test func aRunWhoseCallIsCancelledByTheManagerFailsAsCancelled() async {
+        let manager = APIManager(RentalTitlesAPI(), engine: engine)
+        let activity = Activity<APIResult>()
+        let ended = await withCheckedContinuation { continuation in
+            _ = activity.track(titles(manager, city: "wuhan")).start { continuation.resume(returning: $0) }
+            manager.cancelAllRequests()
+        }
+        #expect(ended.failure?.kind == .cancelled)
+        #expect(!activity.isRunning.value)
     }
 }
 

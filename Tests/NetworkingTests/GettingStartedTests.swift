@@ -12,16 +12,16 @@ struct RentalTitlesAPI: APIDefinition {
     let cachePolicy = CachePolicy.memory() // 180 s
 }
 
-// A reformer turns the raw data into what a view needs.
-struct RentalTitlesReformer: APIReformer {
-    func reform(_ data: JSONValue, from manager: any APIManaging) -> [String] {
+// A reformer turns a call's data into what a view needs; it is told the call.
+struct RentalTitlesReformer: APICallReformer {
+    func reform(_ data: JSONValue, of call: APICall<RentalTitlesAPI>) -> [String] {
         (data["items"]?.arrayValue ?? []).compactMap { $0["title"]?.stringValue }
     }
 }
 
-// The logic's state is one property a controller binds. A call is the manager's
-// producer: while it goes, its run is the manager's delegate and parameter source. An
-// activity tracks the calls: whether one runs, and why the last one failed.
+// The logic's state is one property a controller binds. A call is a producer the
+// manager makes: each run's outcome goes from the manager to the run. An activity
+// tracks the calls: whether one runs, and why the last one failed.
 @MainActor
 final class RentalTitlesLogic {
     let titles: Property<[String]>
@@ -39,9 +39,7 @@ final class RentalTitlesLogic {
     var isComplete: Bool { manager.isLastPage }
 
     private func start(_ page: APICallPage) {
-        let call = manager.producer(parameters: ["city": "shanghai"], page: page) {
-            $0.fetchData(with: RentalTitlesReformer())
-        }
+        let call = manager.call(with: ["city": "shanghai"], page: page, reformer: RentalTitlesReformer())
         activity.track(call).start { [current] outcome in
             if case .success(let titles) = outcome { current.value += titles }
         }

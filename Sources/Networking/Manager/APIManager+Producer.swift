@@ -13,41 +13,91 @@ public enum APICallPage: Sendable, Equatable {
 extension APIResult: Error {}
 
 extension APIManager {
-    /// One call of this API as a `Producer`, for a logic to track with an `Activity`.
+    /// One call of this API as a `Producer`, for a logic to track with an `Activity`: the
+    /// primary way to call an API.
     ///
-    /// A logic that tracks the call need not keep its loading and problem state by hand.
-    /// Each run asks the manager for `page` with `parameters`, and ends with `reform` of the
-    /// manager then completion, sent in one `withBatchedChanges` (what a logic derives from
-    /// the value and from an `Activity` tracking the run changes once), or with the failed
-    /// ``APIResult``. Disposing a run that is
-    /// still going cancels its call. Runs are started and disposed on the main actor, where
-    /// the manager lives. How a run owns the manager, and why a cancelled outcome never
-    /// ends one, is in <doc:TheLifeOfACall>.
+    /// Each run asks the manager for `page` with `parameters` and ends, on the main actor,
+    /// with what `reform` makes of the call's data, then completion, sent in one
+    /// `withBatchedChanges` (what a logic derives from the value and from an `Activity`
+    /// tracking the run changes once), or with the failed ``APIResult``. The outcome goes
+    /// from the manager to the run directly: no delegate, no parameter source, no
+    /// `rawData` read back. A run may be started on any thread: on the main actor its call
+    /// starts before `start` returns, elsewhere it is queued to the main actor. Disposing
+    /// a run that is still going cancels its call, and nothing more reaches the run. A
+    /// call cancelled by someone else (``cancelAllRequests()``, or a newer call of an API
+    /// that cancels the call in flight) fails its run with ``APIResultKind/cancelled``.
+    /// The steps of a call are in <doc:TheLifeOfACall>.
     ///
     /// ```swift
-    /// let call = manager.producer(parameters: ["id": "3"]) { $0.fetchData(with: DetailReformer()) }
+    /// let call = manager.call(with: ["id": "3"]) { data, call in DetailReformer().reform(data, of: call) }
     /// run = activity.track(call).start { outcome in show(outcome) }
     /// ```
     ///
     /// - Parameters:
-    ///   - parameters: The parameters of every run's call, in place of the manager's
-    ///     parameter source.
+    ///   - parameters: The parameters of every run's call; the manager adds the paging
+    ///     parameters.
     ///   - page: Which page each run asks for; the first, from the cache when fresh, unless
     ///     given.
-    ///   - reform: Reads the manager's data (and its pages) once the call succeeded; its
-    ///     result is the run's one value.
+    ///   - reform: Makes the run's one value of the call's validated data, told the call
+    ///     (its definition, parameters and page) as a typed value.
     /// - Returns: A producer whose every start makes one call. It fails with the call's
     ///   ``APIResult``, at once when the call does not start.
-    public nonisolated func producer<Output: Sendable>(
-        parameters: [String: String], page: APICallPage = .first(ignoringCache: false),
-        reform: @escaping @MainActor @Sendable (APIManager) -> Output
+    public nonisolated func call<Output: Sendable>(
+        with parameters: [String: String] = [:], page: APICallPage = .first(ignoringCache: false),
+        reform: @escaping @Sendable (JSONValue, APICall<Definition>) -> Output
     ) -> Producer<Output, APIResult> {
         Producer { input in
-            MainActor.assumeIsolated {
-                let run = APICallRun(manager: self, parameters: parameters, input: input, reform: reform)
-                run.start(page)
-                return AnyDisposable { MainActor.assumeIsolated { run.stop() } }
+            let run = APICallRun()
+            MainScheduler.perform { self.begin(run, parameters: parameters, page: page, input: input, reform: reform) }
+            return AnyDisposable {
+                run.stop()
+                MainScheduler.perform { if let id = run.callID { self.cancelCall(id) } }
             }
+        }
+    }
+
+    /// One call of this API as a `Producer`, its data reformed by `reformer`; see
+    /// ``call(with:page:reform:)``.
+    ///
+    /// ```swift
+    /// let page = manager.call(with: ["city": "shanghai"], page: .next, reformer: ListingListReformer())
+    /// ```
+    public nonisolated func call<Reformer: APICallReformer>(
+        with parameters: [String: String] = [:], page: APICallPage = .first(ignoringCache: false),
+        reformer: Reformer
+    ) -> Producer<Reformer.Output, APIResult> where Reformer.Definition == Definition {
+        call(with: parameters, page: page) { data, call in reformer.reform(data, of: call) }
+    }
+
+    /// Starts the call of `run`, unless the run was disposed first; its outcome lands in
+    /// `input`.
+    private func begin<Output: Sendable>(
+        _ run: APICallRun, parameters: [String: String], page: APICallPage,
+        input: Producer<Output, APIResult>.Input,
+        reform: @escaping @Sendable (JSONValue, APICall<Definition>) -> Output
+    ) {
+        guard !run.isStopped else { return }
+        let landing: Landing = { result, data, call in
+            guard result.kind == .success else { return input.send(failure: result) }
+            let value = reform(data ?? .null, call)
+            // The value and the end in one batch: what a logic derives from both the value
+            // it keeps and the activity tracking the run (loading, the problem) changes once.
+            withBatchedChanges {
+                input.send(value)
+                input.sendCompleted()
+            }
+        }
+        let started: Start
+        switch page {
+        case .first(let ignoringCache):
+            started = start(page: 1, ignoringCache: ignoringCache, given: parameters, landing: landing)
+        case .next:
+            started = nextPage.map { start(page: $0, ignoringCache: false, given: parameters, landing: landing) }
+                ?? .refused
+        }
+        switch started {
+        case .refused: input.send(failure: APIResult(kind: .cancelled, message: "the call did not start"))
+        case .started(let id): run.callID = id
         }
     }
 }
@@ -55,82 +105,68 @@ extension APIManager {
 extension Producer where Failure == APIResult {
     /// Starts a run of an API call and calls `ended` once, on the main actor, when it ends.
     ///
-    /// An `Activity` tracking the call has been told by then, so `ended` reads it current.
+    /// `ended` gets the run's first value or its failure as it is delivered: for a call of
+    /// ``APIManager/call(with:page:reform:)``, in the batch of the run's end, so what a
+    /// logic stores there and what an `Activity` tracking the run says change together.
+    /// An activity has been told of a failure by then; of a success, within the same batch.
     ///
-    /// - Parameter ended: Called with the run's last value, or with its failure (a run
+    /// - Parameter ended: Called with the run's first value, or with its failure (a run
     ///   that completes without a value fails with ``APIResultKind/noContent``).
     /// - Returns: The run; disposing it stops the run, and `ended` is not called.
     @MainActor @discardableResult
     public func start(ended: @escaping @MainActor (Result<Value, APIResult>) -> Void) -> Disposable {
-        let last = Mutex<Value?>(nil)
-        let end: @Sendable (Result<Value, APIResult>) -> Void = { outcome in MainActor.assumeIsolated { ended(outcome) }
+        let once = EndedOnce()
+        let run = signal()
+        let outcomes = run.observeOnMainActor { outcome in
+            if once.claim() { ended(outcome) }
         }
-        return start(
-            value: { value in last.withLock { $0 = value } },
-            failed: { end(.failure($0)) },
-            completed: {
-                guard let value = last.withLock({ $0 }) else { return end(.failure(APIResult(kind: .noContent))) }
-                end(.success(value))
-            })
+        let completion = run.observeCompleted {
+            // Behind any value still queued to the main actor for `ended`.
+            MainScheduler.perform { if once.claim() { ended(.failure(APIResult(kind: .noContent))) } }
+        }
+        return AnyDisposable {
+            once.stop()
+            outcomes.dispose()
+            completion.dispose()
+        }
     }
 }
 
-/// One run of ``APIManager/producer(parameters:page:reform:)``: its manager's delegate
-/// and parameter source while its call goes.
-@MainActor
-private final class APICallRun<Definition: APIDefinition, Output: Sendable>: APIManagerDelegate,
-    APIManagerParameterSource
-{
-    let manager: APIManager<Definition>
-    let parameters: [String: String]
-    let input: Producer<Output, APIResult>.Input
-    let reform: @MainActor @Sendable (APIManager<Definition>) -> Output
+/// One run of ``APIManager/call(with:page:reform:)``: whether it was disposed, and the id
+/// of its call in flight, set on the main actor.
+final class APICallRun: Sendable {
+    private let stopped = Atomic(false)
+    private let id = Atomic(0)
 
-    init(
-        manager: APIManager<Definition>, parameters: [String: String], input: Producer<Output, APIResult>.Input,
-        reform: @escaping @MainActor @Sendable (APIManager<Definition>) -> Output
-    ) {
-        self.manager = manager
-        self.parameters = parameters
-        self.input = input
-        self.reform = reform
+    /// Whether the run was disposed.
+    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// The id of the run's call, once it started; nil before, or when it ended unsent.
+    var callID: Int? {
+        get {
+            let value = id.load(ordering: .acquiring)
+            return value == 0 ? nil : value
+        }
+        set { id.store(newValue ?? 0, ordering: .releasing) }
     }
 
-    func start(_ page: APICallPage) {
-        manager.parameterSource = self
-        let started: Bool
-        switch page {
-        case .first(let ignoringCache): started = manager.loadData(ignoringCache: ignoringCache)
-        case .next: started = manager.loadNextPage()
-        }
-        // Outcomes are queued behind `loadData`, so the delegate set now hears this call;
-        // one that did not start leaves the call in flight, if any, to its own run.
-        guard started else {
-            return input.send(failure: APIResult(kind: .cancelled, message: "the call did not start"))
-        }
-        manager.delegate = self
-    }
-
-    /// Cancels the call when this run still owns the manager and its call is going.
+    /// Marks the run disposed: a call not yet begun never starts.
     func stop() {
-        if manager.delegate === self, manager.isLoading { manager.cancelAllRequests() }
+        stopped.store(true, ordering: .releasing)
+    }
+}
+
+/// Whether a run's `ended` was called (or the run disposed), claimed once from any thread.
+final class EndedOnce: Sendable {
+    private let claimed = Atomic(false)
+
+    /// True for the first caller only.
+    func claim() -> Bool {
+        !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 
-    func parameters(for manager: any APIManaging) -> [String: String] {
-        parameters
-    }
-
-    func apiManagerDidSucceed(_ manager: any APIManaging) {
-        // The value and the end in one batch: what a logic derives from both the value it
-        // keeps and the activity tracking the run (loading, the problem) changes once.
-        withBatchedChanges {
-            input.send(reform(self.manager))
-            input.sendCompleted()
-        }
-    }
-
-    func apiManagerDidFail(_ manager: any APIManaging) {
-        guard let result = manager.lastResult, result.kind != .cancelled else { return }
-        input.send(failure: result)
+    /// Claims it for a disposal: `ended` is not called after.
+    func stop() {
+        _ = claim()
     }
 }

@@ -34,6 +34,19 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
         /// Claimed by the first outcome or by cancellation: a response that comes later
         /// is dropped before interceptors and the cache see it.
         let claim = OutcomeClaim()
+        /// Where the outcome of a call made by ``APIManager/call(with:page:reform:)``
+        /// lands, in place of the delegate; nil for `loadData()` and `loadNextPage()`.
+        var landing: Landing? = nil
+    }
+
+    /// Where a call's outcome lands: its result, its data on success, and the call.
+    typealias Landing = @MainActor (APIResult, JSONValue?, APICall<Definition>) -> Void
+
+    /// How a start went: refused (nothing is reported), or started, with the id of the
+    /// call in flight (nil when it ended before it was sent, and its end is queued).
+    enum Start {
+        case refused
+        case started(id: Int?)
     }
 
     /// What this API supplies.
@@ -90,7 +103,7 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
     ///   strategy refused it, and nothing is reported.
     @discardableResult
     public func loadData(ignoringCache: Bool = false) -> Bool {
-        start(page: 1, ignoringCache: ignoringCache)
+        start(page: 1, ignoringCache: ignoringCache, given: parameterSource?.parameters(for: self) ?? [:]).didStart
     }
 
     /// Loads the page after the one held.
@@ -101,8 +114,15 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
     ///   flight, for an API without pages, or when an interceptor refused it.
     @discardableResult
     public func loadNextPage() -> Bool {
-        guard api.pageSize != nil, calls.isEmpty, !(loadedPage > 0 && reachedLastPage) else { return false }
-        return start(page: loadedPage + 1, ignoringCache: false)
+        guard let page = nextPage else { return false }
+        return start(page: page, ignoringCache: false, given: parameterSource?.parameters(for: self) ?? [:]).didStart
+    }
+
+    /// The page a call for the next page asks for; nil on the last page, while a call is
+    /// in flight, or for an API without pages.
+    var nextPage: Int? {
+        guard api.pageSize != nil, calls.isEmpty, !(loadedPage > 0 && reachedLastPage) else { return nil }
+        return loadedPage + 1
     }
 
     /// Cancels every call in flight.
@@ -124,45 +144,60 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
         }
     }
 
-    /// Starts one call, through the steps of <doc:TheLifeOfACall> in their order; returns
-    /// false when the call does not start (steps 3 and 4), and nothing is reported.
-    private func start(page: Int, ignoringCache: Bool) -> Bool {
-        // Steps 1–2: the source's parameters with the page, checked; a problem ends the call.
-        guard case (let service, let parameters)? = validatedParameters(page: page) else { return true }
+    /// Cancels call `id` alone, if it is in flight: it reports a cancelled result, and a
+    /// response that arrives later is dropped.
+    func cancelCall(_ id: Int) {
+        guard let call = calls.removeValue(forKey: id) else { return }
+        _ = call.claim.take()
+        call.task?.cancel()
+        report(APIResult(kind: .cancelled, message: "cancelled"), data: nil, call: call)
+    }
+
+    /// Starts one call with the caller's parameters `given`, through the steps of
+    /// <doc:TheLifeOfACall> in their order; ``Start/refused`` when the call does not
+    /// start (steps 3 and 4), and nothing is reported. Its outcome goes to `landing`, or
+    /// to the delegate when there is none.
+    func start(page: Int, ignoringCache: Bool, given: [String: String], landing: Landing? = nil) -> Start {
+        // Steps 1–2: the caller's parameters with the page, checked; a problem ends the call.
+        guard case (let service, let parameters)? = validatedParameters(page: page, given: given, landing: landing)
+        else { return .started(id: nil) }
         // Step 3: any interceptor may refuse the call.
         let interceptors = engine.interceptors + self.interceptors
-        guard shouldCall(parameters, interceptors) else { return false }
+        guard shouldCall(parameters, interceptors) else { return .refused }
         // Step 4: the request strategy may refuse the call, or end the calls in flight.
-        guard applyRequestStrategy() else { return false }
-        let call = Call(page: page, parameters: parameters, task: nil)
+        guard applyRequestStrategy() else { return .refused }
+        let call = Call(page: page, parameters: parameters, task: nil, landing: landing)
         let id = register(call)
         // Step 5: with no network the call ends unsent.
         guard engine.reachability.isReachable else {
             finishLater(id, APIResult(kind: .noNetwork, message: "the network is unreachable"), data: nil)
-            return true
+            return .started(id: id)
         }
         // Encoded once, for the cache key and (with no common parameters) the request.
         let encoded = CanonicalParameters.encode(parameters)
         let cacheKey = ResponseCache.key(service: service.name, api: api.methodName, encodedParameters: encoded)
         // Step 6: a fresh cached response answers the call.
-        if !ignoringCache, answerFromCache(id, cacheKey: cacheKey, parameters: parameters, interceptors) { return true }
+        if !ignoringCache, answerFromCache(id, cacheKey: cacheKey, parameters: parameters, interceptors) {
+            return .started(id: id)
+        }
         // Step 7: the request, built and signed, and the interceptors' `didCall`.
         let request = engine.request(for: api, service: service, parameters: parameters, encodedParameters: encoded)
         for interceptor in interceptors { interceptor.didCall(self, parameters: parameters) }
         // Steps 8–10: send it; the outcome is evaluated off the main actor, then finishes the call.
         send(request, id, call.claim, service: service, cacheKey: cacheKey, interceptors)
-        return true
+        return .started(id: id)
     }
 
     /// Steps 1–2: the parameters to send, or nil when the call ended as
     /// ``APIResultKind/invalidParameters`` (an unknown service, or a problem the
-    /// definition finds in the source's parameters).
-    private func validatedParameters(page: Int) -> (APIService, [String: String])? {
-        let given = parameterSource?.parameters(for: self) ?? [:]
+    /// definition finds in the caller's parameters).
+    private func validatedParameters(
+        page: Int, given: [String: String], landing: Landing?
+    ) -> (APIService, [String: String])? {
         guard let service = engine.services.service(named: api.serviceName) else {
             report(
                 APIResult(kind: .invalidParameters, message: "no service named \(api.serviceName)"),
-                data: nil, call: Call(page: page, parameters: given, task: nil))
+                data: nil, call: Call(page: page, parameters: given, task: nil, landing: landing))
             return nil
         }
         var parameters = given
@@ -173,7 +208,7 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
         if let problem = api.validateParameters(given) {
             report(
                 APIResult(kind: .invalidParameters, message: problem), data: nil,
-                call: Call(page: page, parameters: parameters, task: nil))
+                call: Call(page: page, parameters: parameters, task: nil, landing: landing))
             return nil
         }
         return (service, parameters)
@@ -285,10 +320,10 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
         report(result, data: data, call: call, isQueued: false)
     }
 
-    /// Applies an outcome and tells interceptors and the delegate. Outcomes of calls that
-    /// never reached the network (refused, cancelled) are queued behind the caller's
-    /// work, so a delegate never hears of a call before `loadData()` returned; with no
-    /// delegate left the outcome is dropped.
+    /// Applies an outcome and tells interceptors and the call's landing or the delegate.
+    /// Outcomes of calls that never reached the network (refused, cancelled) are queued
+    /// behind the caller's work, so nobody hears of a call before its start returned;
+    /// with neither a landing nor a delegate the outcome is dropped.
     private func report(_ result: APIResult, data: JSONValue?, call: Call, isQueued: Bool = true) {
         guard isQueued else { return apply(result, data: data, call: call) }
         DispatchQueue.main.async { [weak self] in
@@ -297,7 +332,8 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
     }
 
     private func apply(_ result: APIResult, data: JSONValue?, call: Call) {
-        guard let delegate else { return }
+        let delegate = self.delegate
+        guard call.landing != nil || delegate != nil else { return }
         let interceptors = engine.interceptors + self.interceptors
         lastResult = result
         lastParameters = call.parameters
@@ -310,13 +346,28 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
         }
         if result.kind == .success {
             for interceptor in interceptors { interceptor.willSucceed(self) }
-            delegate.apiManagerDidSucceed(self)
+            if let landing = call.landing {
+                landing(result, data, described(call, result))
+            } else {
+                delegate?.apiManagerDidSucceed(self)
+            }
             for interceptor in interceptors { interceptor.didSucceed(self) }
         } else {
             for interceptor in interceptors { interceptor.willFail(self) }
-            delegate.apiManagerDidFail(self)
+            if let landing = call.landing {
+                landing(result, nil, described(call, result))
+            } else {
+                delegate?.apiManagerDidFail(self)
+            }
             for interceptor in interceptors { interceptor.didFail(self) }
         }
+    }
+
+    /// `call` as its reformer is told of it, once its outcome is applied.
+    private func described(_ call: Call, _ result: APIResult) -> APICall<Definition> {
+        APICall(
+            definition: api, parameters: call.parameters, page: call.page, isFirstPage: call.page <= 1,
+            isLastPage: isLastPage, isFromCache: result.isFromCache)
     }
 }
 
@@ -332,5 +383,13 @@ final class OutcomeClaim: Sendable {
     /// Whether the call has ended (someone took the claim).
     var isTaken: Bool {
         claimed.load(ordering: .acquiring)
+    }
+}
+
+extension APIManager.Start {
+    /// Whether the call started (`loadData()`'s answer).
+    var didStart: Bool {
+        if case .refused = self { return false }
+        return true
     }
 }

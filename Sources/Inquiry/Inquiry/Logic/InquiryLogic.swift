@@ -78,7 +78,7 @@ package final class InquiryLogic: InquirySender {
         // A call that did not start has ended, and said why, already: its failure shows.
         if let photo {
             start(
-                slotManager.producer(parameters: [:]) { $0.fetchData()?["slot"]?.stringValue }, "uploading the photo…"
+                slotManager.call { data, _ in data["slot"]?.stringValue }, "uploading the photo…"
             ) { [weak self] slot in
                 self?.upload(photo, into: slot, then: message)
             }
@@ -99,7 +99,7 @@ package final class InquiryLogic: InquirySender {
 
     private func upload(_ photo: Data, into slot: String?, then message: InquiryMessage) {
         let parameters = ["slot": slot ?? "", "photo": photo.base64EncodedString()]
-        start(uploadManager.producer(parameters: parameters) { $0.fetchData()?["url"]?.stringValue }, nil) {
+        start(uploadManager.call(with: parameters) { data, _ in data["url"]?.stringValue }, nil) {
             [weak self] url in
             self?.send(message, photoURL: url)
         }
@@ -109,7 +109,7 @@ package final class InquiryLogic: InquirySender {
         var parameters = ["kind": message.kind, "id": String(message.listingID), "text": message.text]
         parameters["photo_url"] = photoURL
         start(
-            sendManager.producer(parameters: parameters) { $0.fetchData()?["reference"]?.stringValue }, "sending…"
+            sendManager.call(with: parameters) { data, _ in data["reference"]?.stringValue }, "sending…"
         ) { [weak self] reference in
             self?.step.value = "sent to the agent (\(reference ?? "?"))"
         }

@@ -57,9 +57,8 @@ package final class ListingDetailLogic {
     }
 
     private func start(ignoringCache: Bool) {
-        let call = manager.producer(parameters: ["id": String(id)], page: .first(ignoringCache: ignoringCache)) {
-            $0.fetchData(with: ListingDetailReformer())
-        }
+        let call = manager.call(
+            with: ["id": String(id)], page: .first(ignoringCache: ignoringCache), reformer: ListingDetailReformer())
         withBatchedChanges {
             run?.dispose()
             loaded.value.problem = nil

@@ -117,11 +117,10 @@ package final class ListingLogic {
     /// flight, and shows `next` as loading: one change.
     private func load(_ next: ListingPages, _ page: APICallPage) {
         guard let manager = managers[next.kind] else { return }
-        let call = manager.producer(parameters: next.filters, page: page) { manager in
+        let call = manager.call(with: next.filters, page: page) { data, call in
             (
-                listings: manager.fetchData(with: ListingListReformer()),
-                points: manager.fetchData(with: ListingMapReformer()), isFirst: manager.isFirstPage,
-                isLast: manager.isLastPage
+                listings: ListingListReformer().reform(data, of: call),
+                points: ListingMapReformer().reform(data, of: call), isFirst: call.isFirstPage, isLast: call.isLastPage
             )
         }
         withBatchedChanges {

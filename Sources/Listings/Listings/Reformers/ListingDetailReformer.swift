@@ -2,14 +2,14 @@ import Foundation
 import Networking
 import Signals
 
-/// Turns a detail response into a `ListingDetail`; the kind comes from the manager's API.
-package struct ListingDetailReformer: APIReformer {
+/// Turns a detail response into a `ListingDetail`; the kind comes from the call's API.
+package struct ListingDetailReformer: APICallReformer {
     /// Creates the reformer.
     package init() {}
 
-    package func reform(_ data: JSONValue, from manager: any APIManaging) -> ListingDetail? {
-        guard let api = manager.definition as? ListingDetailAPI, let id = data["id"]?.intValue,
-            let name = data["name"]?.stringValue
+    package func reform(_ data: JSONValue, of call: APICall<ListingDetailAPI>) -> ListingDetail? {
+        let api = call.definition
+        guard let id = data["id"]?.intValue, let name = data["name"]?.stringValue
         else { return nil }
         return ListingDetail(
             kind: api.kind, id: id, name: name, title: data["title"]?.stringValue ?? name,

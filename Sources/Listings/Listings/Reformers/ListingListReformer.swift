@@ -2,13 +2,13 @@ import Foundation
 import Networking
 
 /// Normalises the three list APIs, whose keys differ, into one list of `ListingSummary`.
-/// It tells the kinds apart by the manager's API; items missing required fields are skipped.
-package struct ListingListReformer: APIReformer {
+/// It tells the kinds apart by the call's API; items missing required fields are skipped.
+package struct ListingListReformer: APICallReformer {
     /// Creates the reformer.
     package init() {}
 
-    package func reform(_ data: JSONValue, from manager: any APIManaging) -> [ListingSummary] {
-        guard let kind = (manager.definition as? ListingListAPI)?.kind else { return [] }
+    package func reform(_ data: JSONValue, of call: APICall<ListingListAPI>) -> [ListingSummary] {
+        let kind = call.definition.kind
         let prefix = kind.keyPrefix
         return (data["items"]?.arrayValue ?? []).compactMap { item in
             guard let id = item[prefix + "id"]?.intValue,

@@ -54,8 +54,8 @@ package final class LoginLogic {
     package func submit() -> Bool {
         let now = state.value
         guard now.canSubmit else { return false }
-        let call = manager.producer(parameters: ["username": now.username, "password": now.password]) {
-            $0.lastParameters["username"] ?? now.username
+        let call = manager.call(with: ["username": now.username, "password": now.password]) { _, call in
+            call.parameters["username"] ?? now.username
         }
         withBatchedChanges {
             var next = form.value
