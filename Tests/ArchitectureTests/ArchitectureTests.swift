@@ -316,6 +316,32 @@ import Testing
         }
     }
 
+    /// The framework sells compile-time isolation checks, so its code makes none at run
+    /// time: no `assumeIsolated` in `Signals`, `SignalsTesting`, `Networking`,
+    /// `Persistence` or `Mediator`. One bridge is the exception, and stays one:
+    /// `MainActorObserver.run` in `Signals`, the observer behind `observeOnMainActor`,
+    /// whose contract (6.4 in `Contract.md`) is to run a `@MainActor` closure at once when
+    /// a value is sent on the main queue, which the compiler cannot see; everything else
+    /// that reaches the main actor from any thread goes through it (`MainScheduler.perform`)
+    /// or a queue hop the compiler checks.
+    @Test func theFrameworkMakesNoRuntimeIsolationChecks() throws {
+        let bridge = "Signal/Observer.swift"
+        var bridgeUses = 0
+        for module in ["Signals", "SignalsTesting", "Networking", "Persistence", "Mediator"] {
+            let texts = try files(in: module)
+            #expect(!texts.isEmpty, "no sources found for \(module)")
+            for (name, text) in texts {
+                let uses = text.components(separatedBy: "assumeIsolated").count - 1
+                if module == "Signals", name == bridge {
+                    bridgeUses = uses
+                } else {
+                    #expect(uses == 0, "\(module)/\(name) assumes an isolation")
+                }
+            }
+        }
+        #expect(bridgeUses == 1, "Signals/\(bridge) bridges to the main actor in one place, not \(bridgeUses)")
+    }
+
     /// The shell reads a line as the screens declare their commands: it holds no flag
     /// table and names no flag (no string literal starting with `--` in its code), nor
     /// any command a feature declares with flags or as taking the rest of its line.
