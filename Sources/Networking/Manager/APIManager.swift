@@ -2,27 +2,31 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The call site of one API: load, page, cancel, and keep the raw data of the last call.
+/// The call site of one API: call, page, cancel, and keep the raw data of the last call.
 ///
 /// Each API is one type: an ``APIDefinition`` saying what differs, and
-/// `APIManager<ThatDefinition>` doing the rest through the shared ``APIEngine``. Results
-/// land in one place, the `delegate`, which is held weakly: a response for a gone delegate
-/// is dropped, and freeing the manager cancels its calls.
+/// `APIManager<ThatDefinition>` doing the rest through the shared ``APIEngine``. A call
+/// is a value: ``call(with:page:reformer:)`` makes it a `Producer` whose run carries its
+/// parameters and ends with the reformed data or the failed ``APIResult``, handed from
+/// the manager to the run. Code that wants a delegate instead calls ``loadData(ignoringCache:)``
+/// and hears of every call in its `delegate`, held weakly (a response for a gone delegate
+/// is dropped). Freeing the manager cancels its calls.
 ///
-/// A manager lives on the main actor with its delegate and parameter source; the engine
-/// sends, parses and validates off it, and each outcome comes back to the main actor. The
-/// steps of a call, and where each runs, are in <doc:TheLifeOfACall>.
+/// A manager lives on the main actor; the engine sends, parses and validates off it, and
+/// each outcome comes back to the main actor. The steps of a call, and where each runs,
+/// are in <doc:TheLifeOfACall>.
 ///
 /// ```swift
 /// @MainActor
-/// final class ListingLogic: APIManagerDelegate, APIManagerParameterSource {
+/// final class ListingLogic {
 ///     let manager = APIManager(RentalListAPI(), engine: engine)
-///     init() { manager.delegate = self; manager.parameterSource = self }
-///     func parameters(for manager: any APIManaging) -> [String: String] { ["city": "sh"] }
-///     func apiManagerDidSucceed(_ manager: any APIManaging) {
-///         rows = manager.fetchData(with: ListingListReformer())
+///     let activity = Activity<APIResult>()
+///     func show(city: String) {
+///         let call = manager.call(with: ["city": city], reformer: ListingListReformer())
+///         run = activity.track(call).start { [weak self] outcome in
+///             if case .success(let listings) = outcome { self?.rows.value = listings }
+///         }
 ///     }
-///     func apiManagerDidFail(_ manager: any APIManaging) { error = manager.lastResult?.message }
 /// }
 /// ```
 @MainActor
@@ -53,11 +57,14 @@ public final class APIManager<Definition: APIDefinition>: APIManaging {
     public nonisolated let api: Definition
     /// The engine calls go through.
     public nonisolated let engine: APIEngine
-    /// Where results land (held weakly).
+    /// Where the results of ``loadData(ignoringCache:)`` and ``loadNextPage()`` land
+    /// (held weakly), for code that wants a delegate; a run of ``call(with:page:reform:)``
+    /// gets its own outcome instead.
     public weak var delegate: (any APIManagerDelegate)?
-    /// Where parameters come from, held weakly.
+    /// Where the parameters of ``loadData(ignoringCache:)`` and ``loadNextPage()`` come
+    /// from, held weakly; a run of ``call(with:page:reform:)`` carries its own.
     ///
-    /// With no source, calls are made without parameters.
+    /// With no source, those calls are made without parameters.
     public weak var parameterSource: (any APIManagerParameterSource)?
     /// This manager's own interceptors, run after the engine's.
     public var interceptors: [any APIInterceptor] = []
