@@ -38,7 +38,8 @@ let package = Package(
         .executableTarget(
             name: "NetworkingBenchmark",
             dependencies: [
-                .product(name: "Networking", package: homes), "BenchmarkSupport",
+                .product(name: "Networking", package: homes), .product(name: "Signals", package: homes),
+                "BenchmarkSupport",
             ]),
         .executableTarget(
             name: "PersistenceBenchmark",

@@ -8,17 +8,19 @@
 //   networking-bench --check-thresholds Benchmarks/Thresholds/networking-bench.json   (CI: allocation counts)
 //
 // Scenarios and their floors:
-//   call-unsigned  one APIManager call, in-process transport, unsigned  | a handler through two bare queue hops
+//   call-unsigned  one APIManager call (`manager.call`), in-process, unsigned | a handler through two bare queue hops
 //   call-signed    the same, signed (HMAC-SHA256)                       | the same two hops
 //   cache-hit      a call answered from the memory cache                | one bare hop on the main queue
+//   call-delegate  call-unsigned through the delegate adapter (`loadData`) | the same two hops
 //   sha256         SHA-256 of 64 MiB, called from this module           | coreutils `sha256sum` on the same bytes
 //   json           parse 1 MB of listings into JSONValue                | Foundation's JSONSerialization
 import BenchmarkSupport
 import Dispatch
 import Foundation
 import Networking
+import Signals
 
-let allScenarios = ["call-unsigned", "call-signed", "cache-hit", "sha256", "json"]
+let allScenarios = ["call-unsigned", "call-signed", "cache-hit", "call-delegate", "sha256", "json"]
 let options = BenchmarkOptions.parse(
     program: "networking-bench", defaultRuns: 5, usage: "[\(allScenarios.joined(separator: " "))]..."
 ) { name in
@@ -79,9 +81,13 @@ final class Driver: APIManagerDelegate, APIManagerParameterSource {
 
     func parameters(for manager: any APIManaging) -> [String: String] { callParameters }
 
-    func apiManagerDidSucceed(_ manager: any APIManaging) { next() }
+    func apiManagerDidSucceed(_ manager: any APIManaging) { succeeded() }
 
-    func apiManagerDidFail(_ manager: any APIManaging) {
+    func apiManagerDidFail(_ manager: any APIManaging) { failed() }
+
+    func succeeded() { next() }
+
+    func failed() {
         failures += 1
         next()
     }
@@ -103,19 +109,31 @@ func runMainLoop(until finished: () -> Bool) {
 }
 
 /// One engine and manager per call scenario, kept across runs (as an app keeps them).
+///
+/// Calls go through the primary path, a run of `manager.call(with:reform:)` ended on the
+/// main actor as a logic ends it, or, with `viaDelegate`, through `loadData()` and the
+/// delegate adapter.
 @MainActor
 final class CallBench {
     let transport = InProcessTransport { _ in response }
     let manager: APIManager<BenchAPI>
     let driver = Driver()
+    let viaDelegate: Bool
+    private let call: Producer<Void, APIResult>
 
-    init(service: String, cache: CachePolicy) {
+    init(service: String, cache: CachePolicy, viaDelegate: Bool) {
         manager = APIManager(
             BenchAPI(serviceName: service, cachePolicy: cache),
             engine: APIEngine(services: services, transport: transport))
-        manager.delegate = driver
-        manager.parameterSource = driver
-        driver.reload = { [unowned manager] in manager.loadData() }
+        self.viaDelegate = viaDelegate
+        call = manager.call(with: callParameters) { _, _ in () }
+        if viaDelegate {
+            manager.delegate = driver
+            manager.parameterSource = driver
+            driver.reload = { [unowned manager] in manager.loadData() }
+        } else {
+            driver.reload = { [unowned self] in self.startCall() }
+        }
     }
 
     /// Microseconds per call over `calls` sequential calls.
@@ -123,9 +141,16 @@ final class CallBench {
         driver.remaining = calls
         driver.done = false
         let start = nowNanoseconds()
-        manager.loadData()
+        driver.reload()
         runMainLoop { driver.done }
         return Double(nowNanoseconds() - start) / 1e3 / Double(calls)
+    }
+
+    /// Starts one run of the call; its end starts the next.
+    private func startCall() {
+        call.start(ended: { [driver] outcome in
+            if case .failure = outcome { driver.failed() } else { driver.succeeded() }
+        })
     }
 }
 
@@ -171,9 +196,11 @@ final class HopFloor {
 }
 
 @MainActor
-func callScenario(_ name: String, service: String, cache: CachePolicy, hops: Int, goal: String) {
+func callScenario(
+    _ name: String, service: String, cache: CachePolicy, hops: Int, goal: String, viaDelegate: Bool = false
+) {
     let calls = count(5_000)
-    let bench = CallBench(service: service, cache: cache)
+    let bench = CallBench(service: service, cache: cache, viaDelegate: viaDelegate)
     if let thresholdRun {
         thresholdRun.measure(name, events: calls) { _ = bench.run(calls) }
         if bench.driver.failures > 0 {
@@ -330,6 +357,8 @@ for scenario in chosen {
     case "call-unsigned": callScenario(scenario, service: "plain", cache: .none, hops: 2, goal: "<= 2")
     case "call-signed": callScenario(scenario, service: "signed", cache: .none, hops: 2, goal: "none set")
     case "cache-hit": callScenario(scenario, service: "plain", cache: .memory(), hops: 1, goal: "none set")
+    case "call-delegate":
+        callScenario(scenario, service: "plain", cache: .none, hops: 2, goal: "none set", viaDelegate: true)
     case "sha256": try sha256Scenario()
     case "json": try jsonScenario()
     default: break
