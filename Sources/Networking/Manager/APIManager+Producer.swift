@@ -50,7 +50,8 @@ extension APIManager {
             let run = APICallRun()
             MainScheduler.perform { self.begin(run, parameters: parameters, page: page, input: input, reform: reform) }
             return AnyDisposable {
-                run.stop()
+                // A run that ended has no call to cancel, and skips the hop.
+                guard run.stop() else { return }
                 MainScheduler.perform { if let id = run.callID { self.cancelCall(id) } }
             }
         }
@@ -78,6 +79,7 @@ extension APIManager {
     ) {
         guard !run.isStopped else { return }
         let landing: Landing = { result, data, call in
+            run.callID = nil
             guard result.kind == .success else { return input.send(failure: result) }
             let value = reform(data ?? .null, call)
             // The value and the end in one batch: what a logic derives from both the value
@@ -141,18 +143,27 @@ final class APICallRun: Sendable {
     /// Whether the run was disposed.
     var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
-    /// The id of the run's call, once it started; nil before, or when it ended unsent.
+    /// Whether the run's call landed (its outcome reached the run).
+    private let landed = Atomic(false)
+
+    /// The id of the run's call while it is in flight; nil before it started, once it
+    /// landed, or when it ended unsent. Setting nil marks the call landed.
     var callID: Int? {
         get {
             let value = id.load(ordering: .acquiring)
             return value == 0 ? nil : value
         }
-        set { id.store(newValue ?? 0, ordering: .releasing) }
+        set {
+            if newValue == nil { landed.store(true, ordering: .releasing) }
+            id.store(newValue ?? 0, ordering: .releasing)
+        }
     }
 
-    /// Marks the run disposed: a call not yet begun never starts.
-    func stop() {
+    /// Marks the run disposed: a call not yet begun never starts. Returns whether the
+    /// run may still have a call to cancel: false once its call landed.
+    func stop() -> Bool {
         stopped.store(true, ordering: .releasing)
+        return !landed.load(ordering: .acquiring)
     }
 }
 
