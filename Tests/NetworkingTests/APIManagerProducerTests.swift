@@ -113,6 +113,25 @@ import Testing
         #expect(ended.failure?.kind == .cancelled)
         #expect(!activity.isRunning.value)
     }
+
+    /// `start(ended:)` on a producer that completes with no value ends it as no content;
+    /// one disposed first never calls `ended`.
+    @Test func aRunThatCompletesWithoutAValueEndsAsNoContentAndADisposedOneNeverEnds() async {
+        let empty = Producer<Int, APIResult> { input in
+            input.sendCompleted()
+            return AnyDisposable {}
+        }
+        let ended = await withCheckedContinuation { continuation in
+            _ = empty.start(ended: { continuation.resume(returning: $0) })
+        }
+        #expect(ended.failure?.kind == .noContent)
+        let manager = APIManager(RentalTitlesAPI(), engine: engine)
+        let disposed = titles(manager, city: "suzhou").start(ended: { _ in Issue.record("a disposed run ended") })
+        disposed.dispose()
+        // A later run on the same manager ends, and the disposed one stayed silent.
+        let later = await outcome(titles(manager, city: "hefei"), Activity())
+        #expect((try? later.0.get()) == ["hefei"])
+    }
 }
 
 extension Result {
