@@ -264,4 +264,25 @@ import Testing
         }
         keep.dispose()
     }
+
+    @Test(.tags(.regression)) func anObserverAddedToAMapDuringADeliveryGetsTheValueInFlightOnce() {
+        // Added while `0` is being delivered (from an observer of the shared signal, before
+        // the map has delivered it), the recorder's catch-up is queued behind that delivery.
+        // The map refreshes its list of observers later in the same delivery: the recorder
+        // used to be on it, and got `0` live as well as in its catch-up.
+        let (signal, input) = Signal<Int>.pipe()
+        let shared = signal.share(replay: 1)
+        let doubled = shared.map { $0 * 2 }
+        let added = Locked<[Recorder<Int>]>([])
+        let adder = shared.observe { value in
+            if value == 0 { added.append(doubled.record()) }
+        }
+        let keep = doubled.observe { _ in }
+        input.send(0)
+        input.send(1)
+        added.value.first?.assertValues([0, 2])
+        #expect(added.value.count == 1)
+        adder.dispose()
+        keep.dispose()
+    }
 }

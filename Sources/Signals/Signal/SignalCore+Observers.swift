@@ -61,7 +61,14 @@ extension SignalCore {
         // queued work runs).
         let replay = self.replay
         let entered = enterDeliveryLocked(releasing: ()) {
-            queue((observer, initial, replay)) { _, entry in Self.catchUp(entry.0, entry.1, entry.2) }
+            joining.append(observer)
+            queue((observer, initial, replay)) { core, entry in
+                core.delivery.lock.withLock {
+                    core.joining.removeAll { $0 === entry.0 }
+                    core.observersChanged()
+                }
+                Self.catchUp(entry.0, entry.1, entry.2)
+            }
         }
         if entered {
             Self.catchUp(observer, initial, replay)

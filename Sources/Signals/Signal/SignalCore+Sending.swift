@@ -217,7 +217,7 @@ extension SignalCore {
     @inlinable
     func takeSnapshot() -> [Observer<Value>]? {
         guard snapshotVersion != observersVersion else { return nil }
-        var previous = observers
+        var previous = joining.isEmpty ? observers : observers.filter { listed in !joining.contains { $0 === listed } }
         exchangeSnapshot(&previous)
         snapshotVersion = observersVersion
         return previous

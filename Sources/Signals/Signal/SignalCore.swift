@@ -151,6 +151,11 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var retainsItself = false
     /// Bumped whenever `observers` changes, so an unchanged list is not copied per delivery.
     @usableFromInline @exclusivity(unchecked) var observersVersion = 0
+    /// Observers added during a delivery whose catch-up (initial value, replay) is still
+    /// queued: listed, but left out of snapshots until it runs, so that a snapshot taken
+    /// later in that delivery (a core that delivers in line refreshes its own then) cannot
+    /// give one the value in flight as well as its catch-up.
+    @usableFromInline @exclusivity(unchecked) var joining: [Observer<Value>] = []
 
     // MARK: Snapshot (touched only by the delivering thread)
 
