@@ -25,10 +25,10 @@ let sink = Sink()
 
 // MARK: - Options
 
-let scenarioNames: Set = ["A", "B", "C", "D", "E", "F", "M", "G4", "G16", "H4", "H16"]
+let scenarioNames: Set = ["A", "B", "C", "D", "DP", "E", "F", "M", "P", "G4", "G16", "H4", "H16"]
 let options = BenchmarkOptions.parse(
     program: "signals-bench", defaultRuns: 7, valued: ["--floor-lock": "pthread"],
-    usage: "[--floor-lock pthread|mutex] [A B C D E F M G4 G16 H4 H16 G H]"
+    usage: "[--floor-lock pthread|mutex] [A B C D DP E F M P G4 G16 H4 H16 G H]"
 ) { name in
     // G and H choose both thread counts.
     scenarioNames.contains(name.uppercased()) || ["G", "H"].contains(name.uppercased()) ? name.uppercased() : nil
@@ -171,31 +171,48 @@ final class FloorProperty<Value: Sendable, Lock: FloorLock>: Sendable where Lock
     }
 }
 
-/// The latest values of two sources, combined by hand behind one lock.
-final class FloorCombiner: Sendable {
-    private struct State {
-        var first: Int?
-        var second: Int?
+/// The floor of a combination: the two latest values in cells a closure reads, behind
+/// one more lock (each source's own lock is held around it), so that it is thread-safe as
+/// a combination must be; both sources have sent before it is measured.
+final class FloorCells: Sendable {
+    private struct Cells {
+        var first = 0
+        var second = 0
     }
 
-    private let state = Mutex(State())
-    private let output: @Sendable (Int, Int) -> Void
+    private let cells = Mutex(Cells())
 
-    init(_ output: @escaping @Sendable (Int, Int) -> Void) {
-        self.output = output
-    }
-
+    @inline(__always)
     func first(_ value: Int) {
-        state.withLock { state in
-            state.first = value
-            if let second = state.second { output(value, second) }
+        cells.withLock { cells in
+            cells.first = value
+            sink.total = cells.first &+ cells.second
         }
     }
 
+    @inline(__always)
     func second(_ value: Int) {
-        state.withLock { state in
-            state.second = value
-            if let first = state.first { output(first, value) }
+        cells.withLock { cells in
+            cells.second = value
+            sink.total = cells.first &+ cells.second
+        }
+    }
+}
+
+/// Two sources by hand, each behind its own lock, feeding `FloorCells`.
+func combinationFloor() -> Sample {
+    let first = FloorSource<Int, StandardMutex>()
+    let second = FloorSource<Int, StandardMutex>()
+    let cells = FloorCells()
+    _ = first.add { cells.first($0) }
+    _ = second.add { cells.second($0) }
+    let sends = count(5_000_000)
+    return measure(events: sends) {
+        var value = 0
+        while value < sends {
+            first.send(value)
+            second.send(value &+ 1)
+            value += 2
         }
     }
 }
@@ -293,24 +310,8 @@ compare("C", "subscribe + dispose, 1M times", goal: "<= 1.1x") {
     return result
 }
 
-compare("D", "combineLatest(a, b) -> map, 5M sends", goal: "<= 1.5x, 0 allocs") {
-    let first = FloorSource<Int, StandardMutex>()
-    let second = FloorSource<Int, StandardMutex>()
-    let map: @Sendable (Int, Int) -> Void = { sink.total = $0 &+ $1 }
-    let combiner = FloorCombiner(map)
-    _ = first.add { combiner.first($0) }
-    _ = second.add { combiner.second($0) }
-    first.send(0)
-    second.send(0)
-    let sends = count(5_000_000)
-    return measure(events: sends) {
-        var value = 0
-        while value < sends {
-            first.send(value)
-            second.send(value &+ 1)
-            value += 2
-        }
-    }
+compare("D", "combineLatest(a, b) -> map, 5M sends", goal: "<= 1.3x, 0 allocs") {
+    combinationFloor()
 } library: {
     let (first, firstInput) = Signal<Int>.pipe()
     let (second, secondInput) = Signal<Int>.pipe()
@@ -326,6 +327,26 @@ compare("D", "combineLatest(a, b) -> map, 5M sends", goal: "<= 1.5x, 0 allocs") 
         while value < sends {
             firstInput.send(value)
             secondInput.send(value &+ 1)
+            value += 2
+        }
+    }
+}
+
+compare("DP", "Property.combineLatest(a, b).map, 5M sets", goal: "<= 1.3x, 0 allocs") {
+    combinationFloor()
+} library: {
+    let first = MutableProperty(0)
+    let second = MutableProperty(0)
+    let sends = count(5_000_000)
+    let subscription = Property.combineLatest(first, second)
+        .map { $0 &+ $1 }
+        .signal.observe { sink.total = $0 }
+    defer { subscription.dispose() }
+    return measure(events: sends) {
+        var value = 0
+        while value < sends {
+            first.value = value
+            second.value = value &+ 1
             value += 2
         }
     }
@@ -376,6 +397,35 @@ compare("M", "flatMap(.merge), 100 inners, 1M inner sends", goal: "<= 1.5x") {
     let sends = count(1_000_000)
     return measure(events: sends) {
         for value in 0..<sends { inners[value % 100].input.send(value) }
+    }
+}
+
+compare("P", "Producer map -> filter -> scan, 10M sends", goal: "report beside A") {
+    // A's floor: the same work by hand, so that P's ratio reads beside A's (Signal).
+    let source = FloorSource<Int, StandardMutex>()
+    let accumulated = Sink()
+    let scan: @Sendable (Int) -> Void = { value in
+        accumulated.total = accumulated.total &+ value
+        sink.total = accumulated.total
+    }
+    let filter: @Sendable (Int) -> Void = { value in if value & 1 == 0 { scan(value) } }
+    _ = source.add { filter($0 &+ 1) }
+    let sends = count(10_000_000)
+    return measure(events: sends) {
+        for value in 0..<sends { source.send(value) }
+    }
+} library: {
+    let sends = count(10_000_000)
+    let run = Producer<Int, Never> { input in
+        for value in 0..<sends { input.send(value) }
+        input.sendCompleted()
+        return AnyDisposable {}
+    }
+    .map { $0 &+ 1 }
+    .filter { $0 & 1 == 0 }
+    .scan(0) { $0 &+ $1 }
+    return measure(events: sends) {
+        run.start(value: { sink.total = $0 })
     }
 }
 

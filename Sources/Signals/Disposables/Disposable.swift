@@ -67,17 +67,21 @@ final class DisposedDisposable: Disposable {
 
 /// A disposable that disposes a list of others together.
 // Safe to share: `members` is touched only under `lock`.
+@usableFromInline
 final class CompositeDisposable: Disposable, @unchecked Sendable {
     private let lock = SpinLock()
     private var members: [Disposable]? = []
 
+    @usableFromInline
     init(_ members: [Disposable] = []) {
         self.members = members
     }
 
+    @usableFromInline
     var isDisposed: Bool { lock.withLock { members == nil } }
 
     /// Adds `member`, or disposes it at once when this is already disposed.
+    @usableFromInline
     func add(_ member: Disposable) {
         let added = lock.withLock { () -> Bool in
             guard members != nil else { return false }
@@ -87,6 +91,7 @@ final class CompositeDisposable: Disposable, @unchecked Sendable {
         if !added { member.dispose() }
     }
 
+    @usableFromInline
     func dispose() {
         let taken = lock.withLock { () -> [Disposable]? in
             defer { members = nil }

@@ -23,8 +23,9 @@
 public struct Producer<Value: Sendable, Failure: Error>: Sendable {
     /// Makes the signal of one new run: its values as `.success`, a failure as one last
     /// `.failure`, then completion. The run starts when the signal is first observed.
-    let makeRun: @Sendable () -> Signal<Result<Value, Failure>>
+    @usableFromInline let makeRun: @Sendable () -> Signal<Result<Value, Failure>>
 
+    @usableFromInline
     init(makeRun: @escaping @Sendable () -> Signal<Result<Value, Failure>>) {
         self.makeRun = makeRun
     }
@@ -48,6 +49,7 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
     ///     return AnyDisposable { request.cancel() }
     /// }
     /// ```
+    @inlinable
     public init(_ start: @escaping @Sendable (Input) -> Disposable) {
         makeRun = { Signal { input in start(Input(base: input)) } }
     }
@@ -110,7 +112,7 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
     ///   - completed: Called when the run ends successfully.
     /// - Returns: A disposable that stops the run; after `dispose()` returns nothing more
     ///   is delivered.
-    @discardableResult
+    @inlinable @discardableResult
     public func start(
         value: @escaping @Sendable (Value) -> Void,
         failed: @escaping @Sendable (Failure) -> Void,
@@ -146,9 +148,15 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
     ///
     /// A run ends at its first failure or completion; later sends are dropped.
     public struct Input: Sendable {
-        let base: Signal<Result<Value, Failure>>.Input
+        @usableFromInline let base: Signal<Result<Value, Failure>>.Input
+
+        @usableFromInline
+        init(base: Signal<Result<Value, Failure>>.Input) {
+            self.base = base
+        }
 
         /// Sends `value` to the run's observer.
+        @inlinable
         public func send(_ value: Value) {
             base.send(.success(value))
         }
@@ -161,6 +169,7 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
         }
 
         /// Ends the run successfully.
+        @inlinable
         public func sendCompleted() {
             base.sendCompleted()
         }

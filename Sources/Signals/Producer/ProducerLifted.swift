@@ -14,6 +14,7 @@ extension Producer {
     /// ```swift
     /// let firstPage = api.pages(of: query).lift { $0.take(first: 1) }
     /// ```
+    @inlinable
     public func lift<Output: Sendable>(
         _ transform: @escaping @Sendable (Signal<Value>) -> Signal<Output>
     ) -> Producer<Output, Failure> {
@@ -38,35 +39,43 @@ extension Producer {
     }
 
     /// Keeps the values that satisfy `isIncluded` (``Signal/filter(_:)`` on each run).
+    @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Self { lift { $0.filter(isIncluded) } }
 
     /// Maps each value, dropping the nils (``Signal/compactMap(_:)`` on each run).
+    @inlinable
     public func compactMap<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output?) -> Producer<
         Output, Failure
     > { lift { $0.compactMap(transform) } }
 
     /// Replaces each value with `value` (``Signal/map(value:)`` on each run).
+    @inlinable
     public func map<Output: Sendable>(value: Output) -> Producer<Output, Failure> { lift { $0.map(value: value) } }
 
     /// Drops the values, keeping the end (``Signal/ignoreValues()`` on each run).
+    @inlinable
     public func ignoreValues() -> Producer<Never, Failure> { lift { $0.ignoreValues() } }
 
     /// Sends each value with the one before it (``Signal/combinePrevious()`` on each run).
+    @inlinable
     public func combinePrevious() -> Producer<(previous: Value, current: Value), Failure> {
         lift { $0.combinePrevious() }
     }
 
     /// Sends each value with the one before it, `initial` first (``Signal/combinePrevious(initial:)``).
+    @inlinable
     public func combinePrevious(initial: Value) -> Producer<(previous: Value, current: Value), Failure> {
         lift { $0.combinePrevious(initial: initial) }
     }
 
     /// Sends each running result of `combine` (``Signal/scan(_:_:)`` on each run).
+    @inlinable
     public func scan<Result: Sendable>(_ initial: Result, _ combine: @escaping @Sendable (Result, Value) -> Result)
         -> Producer<Result, Failure>
     { lift { $0.scan(initial, combine) } }
 
     /// Skips values equivalent to the one before (``Signal/skipRepeats(_:)`` on each run).
+    @inlinable
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Self {
         lift { $0.skipRepeats(isEquivalent) }
     }
@@ -76,31 +85,39 @@ extension Producer {
     /// ```swift
     /// let rows = api.search(query).prefix(value: cachedRows)
     /// ```
+    @inlinable
     public func prefix(value: Value) -> Self { lift { $0.prefix(value: value) } }
 
     /// Sends the first `count` values, then completes and stops the work (``Signal/take(first:)``).
+    @inlinable
     public func take(first count: Int) -> Self { lift { $0.take(first: count) } }
 
     /// Skips the first `count` values (``Signal/skip(first:)`` on each run).
+    @inlinable
     public func skip(first count: Int) -> Self { lift { $0.skip(first: count) } }
 
     /// Sends values while `predicate` holds, then completes (``Signal/take(while:)``).
+    @inlinable
     public func take(while predicate: @escaping @Sendable (Value) -> Bool) -> Self {
         lift { $0.take(while: predicate) }
     }
 
     /// Skips values while `predicate` holds (``Signal/skip(while:)`` on each run).
+    @inlinable
     public func skip(while predicate: @escaping @Sendable (Value) -> Bool) -> Self {
         lift { $0.skip(while: predicate) }
     }
 
     /// Sends values until `trigger` sends, then completes (``Signal/take(until:)``).
+    @inlinable
     public func take<Trigger: Sendable>(until trigger: Signal<Trigger>) -> Self { lift { $0.take(until: trigger) } }
 
     /// Skips values until `trigger` sends (``Signal/skip(until:)`` on each run).
+    @inlinable
     public func skip<Trigger: Sendable>(until trigger: Signal<Trigger>) -> Self { lift { $0.skip(until: trigger) } }
 
     /// Ends each run when `bag` is emptied or freed (``Signal/take(during:)``).
+    @inlinable
     public func take(during bag: DisposeBag) -> Self { lift { $0.take(during: bag) } }
 
     /// Combines each value with the property's current value (``Signal/withLatest(from:_:)-(Property<Sampled>,_)``).
@@ -116,16 +133,19 @@ extension Producer {
 
     /// Delays each value and the completion by `interval` (``Signal/delay(_:on:)``); a
     /// failure is not delayed. `Producer(value: v).delay(d, on: s)` is a result after a delay.
+    @inlinable
     public func delay(_ interval: Duration, on scheduler: Scheduler) -> Self {
         lift { $0.delay(interval, on: scheduler) }
     }
 
     /// Sends a value once `interval` has passed without another (``Signal/debounce(_:on:)``).
+    @inlinable
     public func debounce(_ interval: Duration, on scheduler: Scheduler) -> Self {
         lift { $0.debounce(interval, on: scheduler) }
     }
 
     /// Sends at most one value per `interval` (``Signal/throttle(_:on:)`` on each run).
+    @inlinable
     public func throttle(_ interval: Duration, on scheduler: Scheduler) -> Self {
         lift { $0.throttle(interval, on: scheduler) }
     }
@@ -242,11 +262,13 @@ extension Producer {
 
 extension Producer where Value: Equatable {
     /// Skips values equal to the one before (``Signal/skipRepeats()`` on each run).
+    @inlinable
     public func skipRepeats() -> Self { lift { $0.skipRepeats() } }
 }
 
 extension Producer {
     /// Drops the nils (``Signal/skipNil()`` on each run).
+    @inlinable
     public func skipNil<Wrapped: Sendable>() -> Producer<Wrapped, Failure> where Value == Wrapped? {
         lift { $0.skipNil() }
     }

@@ -1,5 +1,6 @@
 extension Producer {
     /// Transforms every value with `transform`.
+    @inlinable
     public func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Producer<Output, Failure> {
         let base = self
         return Producer<Output, Failure> { base.makeRun().map { $0.map(transform) } }
