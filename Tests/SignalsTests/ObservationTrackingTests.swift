@@ -116,6 +116,29 @@ import Testing
         #expect(observers() == 1, "the first read observes, once")
     }
 
+    @Test func firstReadsOnSeveralThreadsAtOnceObserveOnce() async {
+        let count = MutableProperty(0)
+        let changes = Locked(0)
+        await onThreads(8) { index in
+            _ = withObservationTracking {
+                count.value
+            } onChange: {
+                _ = changes.increment()
+            }
+            if index == 0 { count.value = 1 }
+        }
+        #expect(count.node.core.withLock { count.node.core.observers.count } == 1)
+        // Each tracking hears the first set after it was installed, once: the threads' at
+        // the set made among them or at this one, this test's at this one.
+        _ = withObservationTracking {
+            count.value
+        } onChange: {
+            _ = changes.increment()
+        }
+        count.value = 2
+        #expect(changes.value == 9)
+    }
+
     @Test func aPropertyReadInsideTrackingIsReleasedWhenFreed() {
         let count = MutableProperty(1)
         let transforms = Locked(0)
