@@ -180,12 +180,13 @@ struct OperatorCase {
     let build: (BuildContext) -> Built
     let model: (ModelSetup) -> ModelOperator
 
-    /// Every operator of the check: `classic`, then `vocabulary`.
+    /// Every operator of the check: `classic`, then `vocabulary`, then the single-input
+    /// ones of those lifted onto producers (ModelCheckLifted.swift).
     static var all: [OperatorCase] { allCases }
 
     // Made once: a graph looks its cases up often. Safe to share: never changed, and the
     // model check's threads only build graphs from it.
-    private nonisolated(unsafe) static let allCases = classic + vocabulary
+    private nonisolated(unsafe) static let allCases = (classic + vocabulary) + liftedCases(of: classic + vocabulary)
 
     /// The operators the model check began with.
     static var classic: [OperatorCase] {

@@ -38,7 +38,9 @@ import Testing
 // also send when it starts (`onStart`: a start-once signal, a case without inputs),
 // replay values to new observers (`replay`), queue events to itself behind the current
 // step (`Effects.later`: an inner that sends at once), and switch its subscriptions
-// (`Effects.subscriptions`, from the pipe or property pool).
+// (`Effects.subscriptions`, from the pipe or property pool). A single-input signal
+// operator is checked lifted onto producers too (`Producer.lift`, 7.7a) once its name is
+// in `OperatorCase.liftedNames` (ModelCheckLifted.swift), against its own model.
 @Suite struct ModelCheckTests {
     static let baseSeed: UInt64 = 0x5EED_0001
 
