@@ -43,9 +43,12 @@ extension OperatorCase {
         "on(value:)", "map(value:)", "map+skipNil", "ignoreValues",
     ]
 
-    /// `liftedNames` lifted (from `bases`), and a failure passing through a lift.
+    /// `liftedNames` lifted (from `bases`), `liftedTwiceNames` over two runs, and a failure
+    /// passing through a lift.
     static func liftedCases(of bases: [OperatorCase]) -> [OperatorCase] {
-        liftedNames.map { name in lifted(bases.first { $0.name == name }!) } + [liftedFailing]
+        let base = { (name: String) in bases.first { $0.name == name }! }
+        return liftedNames.map { lifted(base($0)) } + liftedTwiceNames.map { liftedTwice(base($0)) }
+            + [liftedFailing]
     }
 
     /// `base` applied to each run of a producer that forwards the input signal.
@@ -161,5 +164,59 @@ extension Producer where Value == Int, Failure == Never {
                 completion.dispose()
             }
         }
+    }
+}
+
+extension OperatorCase {
+    /// The stateful single-input operators also checked over two runs of one lifted producer.
+    static let liftedTwiceNames = ["scan", "skipRepeats", "skip(first:)", "combinePrevious", "take(while:)"]
+
+    /// `base` lifted, over two runs of the one producer merged: each run has a `transform` of
+    /// its own (7.7a), so each keeps its own state though both see the same values. The runs
+    /// start one after the other at the node's first observer, each observing the input (the
+    /// model's ports 1 and 0, in that order); the node completes when both runs have.
+    /// Only for operators that send nothing when they start and switch to no other signal:
+    /// a start's output would come before the second run's subscription, which the model's
+    /// `onStart` cannot order, and two models' own ports would collide. Not stateless: two
+    /// runs' values of one root come in pairs, which the concurrent check does not count.
+    static func liftedTwice(_ base: OperatorCase) -> OperatorCase {
+        precondition(base.inputs == [.signal] && base.output == .signal && !base.usesPool)
+        let build = SendableBuild(build: base.build)
+        return OperatorCase(
+            name: "lift(\(base.name)) twice", inputs: [.signal], output: .signal, parameters: base.parameters,
+            build: { context in
+                let (parameter, pool, propertyPool, token) =
+                    (context.parameter, context.pool, context.propertyPool, context.token)
+                let producer = Producer<Int, Never>.forwarding(context.inputs[0].signal, token: token)
+                    .lift { values in
+                        build.build(
+                            BuildContext(
+                                inputs: [.signal(values)], parameter: parameter, pool: pool,
+                                propertyPool: propertyPool, token: token)
+                        ).signal
+                    }
+                return .signal(Signal.merge(producer.signal().successes(), producer.signal().successes()))
+            },
+            model: { setup in
+                // The first run is the one subscribed in `onStart` (port 1), before port 0.
+                let runs = [base.model(setup.insideARun), base.model(setup.insideARun)]
+                precondition(runs[0].prefix == nil && !runs[0].completedWhenBuilt && runs[0].onStart == nil)
+                var completed = [false, false]
+                return ModelOperator(onStart: { out in out.subscriptions.append((setup.inputs[0], 1)) }) {
+                    wire, port, out in
+                    let run = port == 1 ? 0 : 1
+                    guard !completed[run] else { return }
+                    var effects = Effects()
+                    runs[run].step(wire, 0, &effects)
+                    for wire in effects.wires {
+                        if wire == .completed {
+                            completed[run] = true
+                            if completed[1 - run] { out.complete() }
+                            return
+                        }
+                        out.wires.append(wire)
+                    }
+                }
+            })
     }
 }
