@@ -93,7 +93,9 @@ import Testing
     }
 
     /// Other articles with code: each shows exactly the code its test runs.
-    @Test(arguments: ["SignalsTesting/TestingAsyncWork", "SignalsTesting/TestingTimelines"])
+    @Test(arguments: [
+        "SignalsTesting/TestingAsyncWork", "SignalsTesting/TestingTimelines", "Signals/ComingFromRxSwift",
+    ])
     func anArticleShowsTheCodeItsTestRuns(_ name: String) throws {
         let parts = name.split(separator: "/")
         let article = Self.root.appendingPathComponent("Sources/\(parts[0])/\(parts[0]).docc/\(parts[1]).md")
