@@ -95,6 +95,7 @@ import Testing
     /// Other articles with code: each shows exactly the code its test runs.
     @Test(arguments: [
         "SignalsTesting/TestingAsyncWork", "SignalsTesting/TestingTimelines", "Signals/ComingFromRxSwift",
+        "Signals/ComingFromReactiveSwift",
     ])
     func anArticleShowsTheCodeItsTestRuns(_ name: String) throws {
         let parts = name.split(separator: "/")
