@@ -41,7 +41,8 @@ import Testing
                 ["esf_id": "3", "esf_name": "B", "esf_price": 5],
             ]
         ]
-        let reformed = ListingListReformer().reform(data, of: APICall(definition: ListingListAPI(kind: .resale), parameters: [:]))
+        let reformed = ListingListReformer().reform(
+            data, of: APICall(definition: ListingListAPI(kind: .resale), parameters: [:]))
         #expect(reformed.map(\.id) == [1])
         #expect(reformed.first?.title == "A")
     }

@@ -94,7 +94,8 @@ extension APIManager {
         case .first(let ignoringCache):
             started = start(page: 1, ignoringCache: ignoringCache, given: parameters, landing: landing)
         case .next:
-            started = nextPage.map { start(page: $0, ignoringCache: false, given: parameters, landing: landing) }
+            started =
+                nextPage.map { start(page: $0, ignoringCache: false, given: parameters, landing: landing) }
                 ?? .refused
         }
         switch started {
