@@ -3,6 +3,21 @@ import SignalsTesting
 import Testing
 
 @Suite struct PropertyTests {
+    @Test(.tags(.regression)) func theCurrentAndChangesOfATemporaryDerivedPropertyFollowItsSource() {
+        // `rows.map(\.count)` is freed as soon as `currentAndChanges` has been read, before
+        // the recorder observes it: its node used to let go of `rows` then, and the
+        // recorder got the current value and nothing more (ReactiveSwift's habit,
+        // `property.map(f).producer`).
+        let rows = MutableProperty([1, 2])
+        let counts = rows.map(\.count).currentAndChanges.record()
+        let inner = MutableProperty(rows)
+        let switched = inner.flatMapLatest { $0.map(\.count) }
+        rows.value = [1, 2, 3]
+        rows.value = []
+        counts.assertValues([2, 3, 0])
+        #expect(switched.value == 0)
+    }
+
     @Test func observeDeliversTheCurrentValueThenEveryChange() {
         let property = MutableProperty("a")
         let recorder = property.record()

@@ -87,10 +87,17 @@ extension Property {
     /// It holds the property's node, not the property: like a `map`, what follows a
     /// property is kept by its source's observers, and it must not keep the source's
     /// wrapper (a ``MutableProperty``, which completes when freed) alive.
+    ///
+    /// Until its first observer arrives, the signal counts as an owner of the node, so that
+    /// the node of a temporary (`a.map(f).currentAndChanges`, its wrapper freed at once)
+    /// stays attached to its sources; from then on its observer keeps it so.
     func currentAndChangesOnce() -> Signal<Value> {
         let node = self.node
+        node.core.retainOwner()
+        let untilObserved = Signal<Change<Value>>(owning: node.core)
         return Signal { input in
-            node.core.addObservingCommitted(
+            withExtendedLifetime(untilObserved) {}
+            return node.core.addObservingCommitted(
                 ClosureObserver(
                     onValue: { if case .changed(let value) = $0 { input.send(value) } },
                     onCompleted: { input.sendCompleted() }))
