@@ -171,6 +171,22 @@ final class FloorProperty<Value: Sendable, Lock: FloorLock>: Sendable where Lock
     }
 }
 
+/// A's floor: map, filter and scan as closures behind one source's lock.
+func mapFilterScanFloor() -> Sample {
+    let source = FloorSource<Int, StandardMutex>()
+    let accumulated = Sink()
+    let scan: @Sendable (Int) -> Void = { value in
+        accumulated.total = accumulated.total &+ value
+        sink.total = accumulated.total
+    }
+    let filter: @Sendable (Int) -> Void = { value in if value & 1 == 0 { scan(value) } }
+    _ = source.add { filter($0 &+ 1) }
+    let sends = count(10_000_000)
+    return measure(events: sends) {
+        for value in 0..<sends { source.send(value) }
+    }
+}
+
 /// The floor of a combination: the two latest values in cells a closure reads, behind
 /// one more lock (each source's own lock is held around it), so that it is thread-safe as
 /// a combination must be; both sources have sent before it is measured.
@@ -246,18 +262,7 @@ func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) ->
 // MARK: - Scenarios
 
 compare("A", "map -> filter -> scan, 10M sends", goal: "<= 1.5x, 0 allocs") {
-    let source = FloorSource<Int, StandardMutex>()
-    let accumulated = Sink()
-    let scan: @Sendable (Int) -> Void = { value in
-        accumulated.total = accumulated.total &+ value
-        sink.total = accumulated.total
-    }
-    let filter: @Sendable (Int) -> Void = { value in if value & 1 == 0 { scan(value) } }
-    _ = source.add { filter($0 &+ 1) }
-    let sends = count(10_000_000)
-    return measure(events: sends) {
-        for value in 0..<sends { source.send(value) }
-    }
+    mapFilterScanFloor()
 } library: {
     let (signal, input) = Signal<Int>.pipe()
     let sends = count(10_000_000)
@@ -401,19 +406,8 @@ compare("M", "flatMap(.merge), 100 inners, 1M inner sends", goal: "<= 1.5x") {
 }
 
 compare("P", "Producer map -> filter -> scan, 10M sends", goal: "report beside A") {
-    // A's floor: the same work by hand, so that P's ratio reads beside A's (Signal).
-    let source = FloorSource<Int, StandardMutex>()
-    let accumulated = Sink()
-    let scan: @Sendable (Int) -> Void = { value in
-        accumulated.total = accumulated.total &+ value
-        sink.total = accumulated.total
-    }
-    let filter: @Sendable (Int) -> Void = { value in if value & 1 == 0 { scan(value) } }
-    _ = source.add { filter($0 &+ 1) }
-    let sends = count(10_000_000)
-    return measure(events: sends) {
-        for value in 0..<sends { source.send(value) }
-    }
+    // A's floor, so that P's ratio reads beside A's (Signal).
+    mapFilterScanFloor()
 } library: {
     let sends = count(10_000_000)
     let run = Producer<Int, Never> { input in

@@ -52,6 +52,20 @@ extension OperatorCase {
     }
 
     /// `base` applied to each run of a producer that forwards the input signal.
+    /// A producer whose runs forward the node's input through `build`, lifted.
+    private static func liftedProducer(_ build: SendableBuild, in context: BuildContext) -> Producer<Int, Never> {
+        let (parameter, pool, propertyPool, token) =
+            (context.parameter, context.pool, context.propertyPool, context.token)
+        return Producer<Int, Never>.forwarding(context.inputs[0].signal, token: token)
+            .lift { values in
+                build.build(
+                    BuildContext(
+                        inputs: [.signal(values)], parameter: parameter, pool: pool, propertyPool: propertyPool,
+                        token: token)
+                ).signal
+            }
+    }
+
     static func lifted(_ base: OperatorCase) -> OperatorCase {
         precondition(base.inputs == [.signal] && base.output == .signal && !base.subscribesWhenBuilt)
         let build = SendableBuild(build: base.build)
@@ -59,16 +73,7 @@ extension OperatorCase {
             name: "lift(\(base.name))", inputs: [.signal], output: .signal, parameters: base.parameters,
             isStateless: base.isStateless, usesPool: base.usesPool,
             build: { context in
-                let (parameter, pool, propertyPool, token) =
-                    (context.parameter, context.pool, context.propertyPool, context.token)
-                let producer = Producer<Int, Never>.forwarding(context.inputs[0].signal, token: token)
-                    .lift { values in
-                        build.build(
-                            BuildContext(
-                                inputs: [.signal(values)], parameter: parameter, pool: pool,
-                                propertyPool: propertyPool, token: token)
-                        ).signal
-                    }
+                let producer = liftedProducer(build, in: context)
                 return .signal(producer.signal().successes())
             },
             model: { setup in
@@ -185,16 +190,7 @@ extension OperatorCase {
         return OperatorCase(
             name: "lift(\(base.name)) twice", inputs: [.signal], output: .signal, parameters: base.parameters,
             build: { context in
-                let (parameter, pool, propertyPool, token) =
-                    (context.parameter, context.pool, context.propertyPool, context.token)
-                let producer = Producer<Int, Never>.forwarding(context.inputs[0].signal, token: token)
-                    .lift { values in
-                        build.build(
-                            BuildContext(
-                                inputs: [.signal(values)], parameter: parameter, pool: pool,
-                                propertyPool: propertyPool, token: token)
-                        ).signal
-                    }
+                let producer = liftedProducer(build, in: context)
                 return .signal(Signal.merge(producer.signal().successes(), producer.signal().successes()))
             },
             model: { setup in
