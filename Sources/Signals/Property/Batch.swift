@@ -89,6 +89,7 @@ final class Propagation: @unchecked Sendable {
     /// the propagation (see ``wait(_:)``): inside a batch, or inside a root's change when an
     /// input is fed by a signal. Decided by the property's own graph and this thread's
     /// batches only, so that when a combination emits never depends on unrelated objects.
+    @usableFromInline
     static func shouldWait(fedBySignal: Bool) -> Bool {
         guard gate.isOpen else { return false }
         let propagation = current
@@ -121,6 +122,7 @@ final class Propagation: @unchecked Sendable {
     }
 
     /// Runs `emit` when the outermost propagation on this thread ends.
+    @usableFromInline
     func wait(_ emit: @escaping () -> Void) {
         waiting.append(emit)
     }

@@ -21,16 +21,17 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let read: () -> Value
     /// Whether a property fed by a signal (a `Follower`) is among this one's sources, or is
     /// this one: then what combines it waits for the end of a root's change (`Propagation`).
-    let isFedBySignal: Bool
+    @usableFromInline let isFedBySignal: Bool
     /// Whether root changes are tracked now (`Propagation`), kept here to be read in line.
     @usableFromInline let gate = Propagation.gate
-    private let lock = SpinLock()
+    @usableFromInline let lock = SpinLock()
     /// The core of `signal`. It is not owned here: once nobody holds or observes it, it
     /// detaches from this node, and the next `signal` makes another. (Owned, it would keep
     /// this node observed, and a node fed by a subscription of its own would never let go
     /// of it.)
-    private var changes: SignalCore<Value>?
+    @usableFromInline var changes: SignalCore<Value>?
 
+    @usableFromInline
     init(core: SignalCore<Change<Value>> = SignalCore(), isFedBySignal: Bool = false, read: @escaping () -> Value) {
         self.core = core
         self.read = read
@@ -39,6 +40,7 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The signal of later changes: the one in use, or a new one.
+    @inlinable
     var signal: Signal<Value> {
         lock.withLock {
             if let changes, changes.retainOwner(unlessDetached: true) { return Signal(owning: changes) }
@@ -82,6 +84,7 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let node: PropertyNode<Value>
     private let sources: [AnyObject]
 
+    @usableFromInline
     init(node: PropertyNode<Value>, sources: [AnyObject]) {
         self.node = node
         self.sources = sources
@@ -110,7 +113,8 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The changes from now on, without the current value.
-    public var signal: Signal<Value> {
+    @inlinable
+    public final var signal: Signal<Value> {
         node.signal
     }
 

@@ -2,6 +2,7 @@ extension Property {
     /// A property whose value is `transform` of this one's, updated with every change.
     ///
     /// `transform` runs once per change and on each read of `value`, on any thread.
+    @inlinable
     public func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Property<Output> {
         mapped(transform, isEquivalent: nil)
     }
@@ -11,6 +12,7 @@ extension Property {
     /// It notifies only when the result differs from the last one it notified, so derived
     /// state never repeats itself (an observer that writes back cannot loop on equal
     /// values).
+    @inlinable
     public func map<Output: Sendable & Equatable>(
         _ transform: @escaping @Sendable (Value) -> Output
     ) -> Property<Output> {
@@ -20,11 +22,13 @@ extension Property {
     /// A property with the same value that notifies only when `isEquivalent` sees a change.
     ///
     /// `isEquivalent(last, new)` compares the new value with the last one it notified.
+    @inlinable
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
         mapped({ $0 }, isEquivalent: isEquivalent)
     }
 
-    private func mapped<Output: Sendable>(
+    @inlinable
+    func mapped<Output: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Output,
         isEquivalent: (@Sendable (Output, Output) -> Bool)?
     ) -> Property<Output> {
@@ -53,34 +57,6 @@ extension Property {
                 }
             })
         return Property<Output>(node: derived, sources: [self])
-    }
-
-    /// A property of the latest values of `first` and every one of `others`, as a flat tuple.
-    ///
-    /// `Property.combineLatest(a, b, c)` is a `Property<(A, B, C)>`. One change of a source shared by several inputs produces one emission, never an
-    /// intermediate combination. Completes when every input has completed.
-    ///
-    /// ```swift
-    /// let form = Property.combineLatest(username, password, accepted)
-    /// form.observe { name, password, accepted in print(name, accepted) }
-    /// ```
-    public static func combineLatest<each Other: Sendable>(
-        _ first: Property<Value>,
-        _ others: repeat Property<each Other>
-    ) -> Property<(Value, repeat each Other)> {
-        combined(first, repeat each others, equalities: nil)
-    }
-
-    /// A property of the latest values of `first` and every one of `others`, as a flat tuple.
-    ///
-    /// With `Equatable` inputs it notifies only when the combination actually changes.
-    public static func combineLatest<each Other: Sendable & Equatable>(
-        _ first: Property<Value>,
-        _ others: repeat Property<each Other>
-    ) -> Property<(Value, repeat each Other)> where Value: Equatable {
-        var equalities = [equality(of: first)]
-        for other in repeat each others { equalities.append(equality(of: other)) }
-        return combined(first, repeat each others, equalities: equalities)
     }
 
     /// A property of the current values of `first` and `others`, then of their n-th changes.
@@ -126,43 +102,6 @@ extension Property {
         follower.node.core.addUpstream(subscription)
         return Property(node: follower.node, sources: [self])
     }
-
-    private static func combined<each Other: Sendable>(
-        _ first: Property<Value>,
-        _ others: repeat Property<each Other>,
-        equalities: [Equality]?
-    ) -> Property<(Value, repeat each Other)> {
-        var readers: [@Sendable () -> any Sendable] = [{ first.node.read() }]
-        var sources: [AnyObject] = [first]
-        var isFedBySignal = first.node.isFedBySignal
-        for other in repeat each others {
-            let node = other.node
-            readers.append { node.read() }
-            sources.append(other)
-            isFedBySignal = isFedBySignal || node.isFedBySignal
-        }
-        let read: @Sendable () -> (Value, repeat each Other) = { [readers] in
-            tuple(readers.map { $0() }, as: Value.self, repeat (each Other).self)
-        }
-        let derived = PropertyNode(isFedBySignal: isFedBySignal, read: read)
-        let output = derived.core
-        let state = StateCell(CombineState(latest: readers.map { $0() }, equalities: equalities))
-        state.value.isFedBySignal = isFedBySignal
-        let build: ([any Sendable]) -> (Value, repeat each Other) = {
-            tuple($0, as: Value.self, repeat (each Other).self)
-        }
-        // Known before attaching: an input that has completed already completes at once,
-        // while it is attached, and the last completion must find the count to compare.
-        state.value.inputs = readers.count
-        let step = CombineState.stepping(state, build: build, output: output)
-        CombineState.attach(first.node.core, at: 0, to: output, step: step)
-        var index = 1
-        for other in repeat each others {
-            CombineState.attach(other.node.core, at: index, to: output, step: step)
-            index += 1
-        }
-        return Property<(Value, repeat each Other)>(node: derived, sources: sources)
-    }
 }
 
 extension Property where Value: Equatable {
@@ -170,13 +109,6 @@ extension Property where Value: Equatable {
     public func skipRepeats() -> Property<Value> {
         skipRepeats(==)
     }
-}
-
-/// Compares two type-erased values of one input of a combined property.
-typealias Equality = (any Sendable, any Sendable) -> Bool
-
-private func equality<Input: Equatable>(of property: Property<Input>) -> Equality {
-    { ($0 as? Input) == ($1 as? Input) }
 }
 
 /// Builds the tuple `(First, repeat each Rest)` from type-erased values in that order.
@@ -271,137 +203,5 @@ final class WeakReference<Object: AnyObject & Sendable>: Sendable {
 
     init(_ object: Object) {
         self.object = object
-    }
-}
-
-/// One step of an input of a combined property, as the combining state sees it.
-enum CombineEvent {
-    case invalidate
-    case changed(Int, any Sendable)
-    case unchanged
-    case completed
-    /// The propagation the property waited for has ended (see `Propagation`).
-    case propagationEnded
-}
-
-/// The bookkeeping of `Property.combineLatest`: how many inputs are invalidated and not
-/// settled yet, and whether any of them changed.
-struct CombineState {
-    /// Subscribes `output` to the input property `core`, the one at `index`: each of its
-    /// steps goes to `step` inside `output`'s serialized section. Set `inputs` first: an
-    /// input that has completed completes while it is attached.
-    static func attach<Input: Sendable, Combined>(
-        _ core: SignalCore<Change<Input>>, at index: Int, to output: SignalCore<Change<Combined>>,
-        step: @escaping (CombineEvent) -> Void
-    ) {
-        core.forward(
-            to: output,
-            value: { change in
-                switch change {
-                case .invalidate: output.serialize(.invalidate, step)
-                case .changed(let value): output.serialize(.changed(index, value), step)
-                case .unchanged: output.serialize(.unchanged, step)
-                }
-            }, completed: { output.serialize(.completed, step) })
-    }
-
-    /// The step function of a combined property: each event goes to `state`; one that
-    /// settles it inside a propagation waits for the propagation's end.
-    static func stepping<Combined>(
-        _ state: StateCell<CombineState>,
-        build: @escaping ([any Sendable]) -> Combined,
-        output: SignalCore<Change<Combined>>
-    ) -> (CombineEvent) -> Void {
-        { event in
-            guard state.value.step(event, build: build, output: output) else { return }
-            Propagation.current.wait {
-                output.serialize(.propagationEnded, stepping(state, build: build, output: output))
-            }
-        }
-    }
-
-    /// Each input's latest value, at the input's index.
-    var latest: [any Sendable]
-    /// The values of the last emission, when inputs are compared (`equalities`).
-    var emitted: [any Sendable]
-    let equalities: [Equality]?
-    var inputs = 0
-    var unsettled = 0
-    var isChanged = false
-    var completions = 0
-    /// Settled inside a propagation, and waiting for its end to emit.
-    var isWaiting = false
-    /// Whether an input is fed by a signal: then it waits for the end of every root
-    /// change, not only of a batch.
-    var isFedBySignal = false
-
-    init(latest: [any Sendable], equalities: [Equality]?) {
-        self.latest = latest
-        self.emitted = latest
-        self.equalities = equalities
-    }
-
-    /// Takes one event; returns true when the property has settled inside a propagation and
-    /// must emit at its end (`.propagationEnded`), not now.
-    mutating func step<Combined>(
-        _ event: CombineEvent,
-        build: ([any Sendable]) -> Combined,
-        output: SignalCore<Change<Combined>>
-    ) -> Bool {
-        switch event {
-        case .invalidate:
-            unsettled += 1
-            if unsettled == 1 && !isWaiting { output.emit(.invalidate) }
-            return false
-        case .changed(let index, let value):
-            latest[index] = value
-            isChanged = true
-        case .unchanged:
-            break
-        case .completed:
-            completions += 1
-            guard completions == inputs else { return false }
-            // A change waiting for its propagation goes out first: what is derived from this
-            // property has counted its `invalidate` and waits for it to settle.
-            if isWaiting && unsettled == 0 {
-                isWaiting = false
-                emit(build: build, output: output)
-            }
-            output.emitCompleted()
-            return false
-        case .propagationEnded:
-            isWaiting = false
-            // An input invalidated again meanwhile (on another thread) settles it later.
-            guard unsettled == 0 else { return false }
-            emit(build: build, output: output)
-            return false
-        }
-        if unsettled == 0 {
-            // A change without its invalidation (an input attached mid-change): treat it
-            // as a change of its own.
-            if !isWaiting { output.emit(.invalidate) }
-        } else {
-            unsettled -= 1
-            guard unsettled == 0 else { return false }
-        }
-        if isWaiting { return false }
-        if Propagation.shouldWait(fedBySignal: isFedBySignal) {
-            isWaiting = true
-            return true
-        }
-        emit(build: build, output: output)
-        return false
-    }
-
-    /// Sends the settled combination: the change, or that nothing changed.
-    private mutating func emit<Combined>(build: ([any Sendable]) -> Combined, output: SignalCore<Change<Combined>>) {
-        if isChanged, let equalities {
-            isChanged = equalities.indices.contains { !equalities[$0](emitted[$0], latest[$0]) }
-            if isChanged { emitted = latest }
-        }
-        let isChangedNow = isChanged
-        let change: Change<Combined> = isChanged ? .changed(build(latest)) : .unchanged
-        isChanged = false
-        output.emit(change, committing: isChangedNow)
     }
 }

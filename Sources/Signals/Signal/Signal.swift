@@ -30,6 +30,7 @@ public final class Signal<Value: Sendable>: @unchecked Sendable {
 
     /// A wrapper of `core`, which the caller has already counted as owned by it
     /// (`retainOwner(unlessDetached:)`).
+    @usableFromInline
     init(owning core: SignalCore<Value>) {
         self.core = core
     }

@@ -1,0 +1,286 @@
+extension Property {
+    /// A property of the latest values of `first` and every one of `others`, as a flat tuple.
+    ///
+    /// `Property.combineLatest(a, b, c)` is a `Property<(A, B, C)>`. One change of a source
+    /// shared by several inputs produces one emission, never an intermediate combination.
+    /// Completes when every input has completed.
+    ///
+    /// ```swift
+    /// let form = Property.combineLatest(username, password, accepted)
+    /// form.observe { name, password, accepted in print(name, accepted) }
+    /// ```
+    @inlinable
+    public static func combineLatest<each Other: Sendable>(
+        _ first: Property<Value>,
+        _ others: repeat Property<each Other>
+    ) -> Property<(Value, repeat each Other)> {
+        combined(first, repeat each others, cells: Latest(first.value), repeat Latest((each others).value))
+    }
+
+    /// A property of the latest values of `first` and every one of `others`, as a flat tuple.
+    ///
+    /// With `Equatable` inputs it notifies only when the combination actually changes.
+    @inlinable
+    public static func combineLatest<each Other: Sendable & Equatable>(
+        _ first: Property<Value>,
+        _ others: repeat Property<each Other>
+    ) -> Property<(Value, repeat each Other)> where Value: Equatable {
+        combined(first, repeat each others, cells: Latest(first.value, ==), repeat Latest((each others).value, ==))
+    }
+
+    /// A property of the latest values of `first` and `second`, as a pair.
+    ///
+    /// The same as the variadic ``combineLatest(_:_:)-4z2jp``, specialized for the most
+    /// common case, which a client's compiler can then build for its own types.
+    @inlinable
+    public static func combineLatest<Other: Sendable>(_ first: Property<Value>, _ second: Property<Other>) -> Property<
+        (Value, Other)
+    > {
+        combined(first, second, Latest(first.value), Latest(second.value))
+    }
+
+    /// A property of the latest values of `first` and `second`, as a pair, notifying only
+    /// when the pair actually changes.
+    @inlinable
+    public static func combineLatest<Other: Sendable & Equatable>(
+        _ first: Property<Value>, _ second: Property<Other>
+    ) -> Property<(Value, Other)> where Value: Equatable {
+        combined(first, second, Latest(first.value, ==), Latest(second.value, ==))
+    }
+
+    /// A property of the values of all `properties`, in their order, as one array.
+    ///
+    /// It is for a list whose length is known only at run time (one property per row). Glitch-free
+    /// like ``combineLatest(_:_:)-4z2jp``: one change of a source shared by several inputs
+    /// produces one emission, never an intermediate array. Completes when every input has
+    /// completed. The combination of an empty list is `[]`, for good (a completed property).
+    ///
+    /// ```swift
+    /// let total = Property.combineLatest(rows.map(\.price)).map { $0.reduce(0, +) }
+    /// ```
+    public static func combineLatest(_ properties: [Property<Value>]) -> Property<[Value]> {
+        combinedList(properties, properties.map { Latest($0.value) })
+    }
+
+    /// A property of the values of all `properties`, in their order, as one array.
+    ///
+    /// With `Equatable` inputs it notifies only when the array actually changes.
+    public static func combineLatest(_ properties: [Property<Value>]) -> Property<[Value]> where Value: Equatable {
+        combinedList(properties, properties.map { Latest($0.value, ==) })
+    }
+
+    /// Each input's latest value is kept typed in its cell, so a change is stored, compared
+    /// and combined with no boxing, cast or copy of the others; and the whole is inlinable,
+    /// so that a client specializes it for its types (unspecialized, looking up the generic
+    /// types' metadata cost most of a change). The cells hold no input: what the inputs'
+    /// subscriptions reach must not reach back to them.
+    @inlinable
+    static func combined<each Other: Sendable>(
+        _ first: Property<Value>,
+        _ others: repeat Property<each Other>,
+        cells firstCell: Latest<Value>,
+        _ otherCells: repeat Latest<each Other>
+    ) -> Property<(Value, repeat each Other)> {
+        let nodes = (repeat (each others).node)
+        let cells = (repeat each otherCells)
+        let firstNode = first.node
+        var sources: [AnyObject] = [first]
+        var isFedBySignal = firstNode.isFedBySignal
+        for other in repeat each others {
+            sources.append(other)
+            isFedBySignal = isFedBySignal || other.node.isFedBySignal
+        }
+        let derived = PropertyNode(
+            isFedBySignal: isFedBySignal, read: { (firstNode.read(), repeat (each nodes).read()) })
+        let combination = Combination(
+            output: derived.core, inputs: sources.count, isFedBySignal: isFedBySignal,
+            build: { (firstCell.value, repeat (each cells).value) },
+            settle: {
+                var changed = firstCell.settle()
+                for cell in repeat each cells { changed = cell.settle() || changed }
+                return changed
+            })
+        combination.attach(firstNode, firstCell)
+        repeat combination.attach((each others).node, each otherCells)
+        return Property<(Value, repeat each Other)>(node: derived, sources: sources)
+    }
+
+    /// `combined(_:_:cells:_:)` for two inputs, whose pack a client could not specialize.
+    @inlinable
+    static func combined<Other: Sendable>(
+        _ first: Property<Value>, _ second: Property<Other>, _ firstCell: Latest<Value>, _ secondCell: Latest<Other>
+    ) -> Property<(Value, Other)> {
+        let (firstNode, secondNode) = (first.node, second.node)
+        let isFedBySignal = firstNode.isFedBySignal || secondNode.isFedBySignal
+        let derived = PropertyNode(isFedBySignal: isFedBySignal, read: { (firstNode.read(), secondNode.read()) })
+        let combination = Combination(
+            output: derived.core, inputs: 2, isFedBySignal: isFedBySignal,
+            build: { (firstCell.value, secondCell.value) },
+            settle: {
+                let changed = firstCell.settle()
+                return secondCell.settle() || changed
+            })
+        combination.attach(firstNode, firstCell)
+        combination.attach(secondNode, secondCell)
+        return Property<(Value, Other)>(node: derived, sources: [first, second])
+    }
+
+    private static func combinedList(_ properties: [Property<Value>], _ cells: [Latest<Value>]) -> Property<[Value]> {
+        guard !cells.isEmpty else { return Property<[Value]>(value: []) }
+        let nodes = properties.map(\.node)
+        let isFedBySignal = nodes.contains { $0.isFedBySignal }
+        let derived = PropertyNode<[Value]>(isFedBySignal: isFedBySignal, read: { nodes.map { $0.read() } })
+        let combination = Combination(
+            output: derived.core, inputs: cells.count, isFedBySignal: isFedBySignal, build: { cells.map(\.value) },
+            settle: { cells.reduce(false) { $1.settle() || $0 } })
+        for (node, cell) in Swift.zip(nodes, cells) { combination.attach(node, cell) }
+        return Property<[Value]>(node: derived, sources: properties)
+    }
+}
+
+/// The latest value of one input of a combined property and, when inputs are compared, the
+/// value of the last emission.
+// Safe to share: `value` and `emitted` are touched only inside the serialized deliveries
+// of the combined property's core.
+@usableFromInline
+final class Latest<Value: Sendable>: @unchecked Sendable {
+    @usableFromInline let isEquivalent: ((Value, Value) -> Bool)?
+    @usableFromInline @exclusivity(unchecked) var value: Value
+    @usableFromInline @exclusivity(unchecked) var emitted: Value
+
+    @inlinable
+    init(_ value: Value, _ isEquivalent: ((Value, Value) -> Bool)? = nil) {
+        self.isEquivalent = isEquivalent
+        self.value = value
+        emitted = value
+    }
+
+    /// Whether `value` is new to the observers (always, when inputs are not compared);
+    /// records it as emitted.
+    @inlinable
+    func settle() -> Bool {
+        guard let isEquivalent else { return true }
+        if isEquivalent(emitted, value) { return false }
+        emitted = value
+        return true
+    }
+}
+
+/// One step of an input of a combined property.
+@usableFromInline
+enum CombineEvent<Input> {
+    case invalidate
+    case changed(Input)
+    case unchanged
+    case completed
+    /// The propagation the property waited for has ended (see `Propagation`).
+    case propagationEnded
+}
+
+/// The bookkeeping of `Property.combineLatest`: how many inputs are invalidated and not
+/// settled yet, and whether any of them changed.
+// Safe to share: its state is touched only inside the serialized deliveries of `output`.
+@usableFromInline
+final class Combination<Combined: Sendable>: @unchecked Sendable {
+    @usableFromInline let output: SignalCore<Change<Combined>>
+    @usableFromInline let inputs: Int
+    /// Whether an input is fed by a signal: then it waits for the end of every root
+    /// change, not only of a batch.
+    @usableFromInline let isFedBySignal: Bool
+    @usableFromInline let build: () -> Combined
+    /// Whether an input changed for the observers since the last emission (`Latest.settle`).
+    @usableFromInline let settle: () -> Bool
+    @usableFromInline @exclusivity(unchecked) var unsettled = 0
+    @usableFromInline @exclusivity(unchecked) var isChanged = false
+    @usableFromInline @exclusivity(unchecked) var completions = 0
+    /// Settled inside a propagation, and waiting for its end to emit.
+    @usableFromInline @exclusivity(unchecked) var isWaiting = false
+
+    /// `inputs` is known before attaching: an input that has completed already completes
+    /// at once, while it is attached, and the last completion must find the count.
+    @inlinable
+    init(
+        output: SignalCore<Change<Combined>>, inputs: Int, isFedBySignal: Bool, build: @escaping () -> Combined,
+        settle: @escaping () -> Bool
+    ) {
+        self.output = output
+        self.inputs = inputs
+        self.isFedBySignal = isFedBySignal
+        self.build = build
+        self.settle = settle
+    }
+
+    /// Subscribes `output` to the input `node`: each of its steps runs inside `output`'s
+    /// serialized section, a change stored in `cell` first.
+    @inlinable
+    func attach<Input: Sendable>(_ node: PropertyNode<Input>, _ cell: Latest<Input>) {
+        let output = self.output
+        let step: (CombineEvent<Input>) -> Void = { event in
+            if case .changed(let value) = event { cell.value = value }
+            self.step(event)
+        }
+        node.core.forward(
+            to: output,
+            value: { change in
+                switch change {
+                case .invalidate: output.serialize(.invalidate, step)
+                case .changed(let value): output.serialize(.changed(value), step)
+                case .unchanged: output.serialize(.unchanged, step)
+                }
+            }, completed: { output.serialize(.completed, step) })
+    }
+
+    /// Takes one event (a change's value is in its input's cell already); one that settles
+    /// the property inside a propagation waits for the propagation's end to emit.
+    @inlinable
+    func step<Input>(_ event: CombineEvent<Input>) {
+        switch event {
+        case .invalidate:
+            unsettled += 1
+            if unsettled == 1 && !isWaiting { output.emit(.invalidate) }
+            return
+        case .changed:
+            isChanged = true
+        case .unchanged:
+            break
+        case .completed:
+            completions += 1
+            guard completions == inputs else { return }
+            // A change waiting for its propagation goes out first: what is derived from this
+            // property has counted its `invalidate` and waits for it to settle.
+            if isWaiting && unsettled == 0 {
+                isWaiting = false
+                emit()
+            }
+            output.emitCompleted()
+            return
+        case .propagationEnded:
+            isWaiting = false
+            // An input invalidated again meanwhile (on another thread) settles it later.
+            if unsettled == 0 { emit() }
+            return
+        }
+        if unsettled == 0 {
+            // A change without its invalidation (an input attached mid-change): treat it
+            // as a change of its own.
+            if !isWaiting { output.emit(.invalidate) }
+        } else {
+            unsettled -= 1
+            guard unsettled == 0 else { return }
+        }
+        if isWaiting { return }
+        guard Propagation.shouldWait(fedBySignal: isFedBySignal) else { return emit() }
+        isWaiting = true
+        Propagation.current.wait {
+            self.output.serialize(CombineEvent<Void>.propagationEnded) { self.step($0) }
+        }
+    }
+
+    /// Sends the settled combination: the change, or that nothing changed.
+    @inlinable
+    func emit() {
+        let changed = isChanged && settle()
+        isChanged = false
+        output.emit(changed ? .changed(build()) : .unchanged, committing: changed)
+    }
+}
