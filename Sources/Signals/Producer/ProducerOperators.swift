@@ -111,25 +111,7 @@ extension Producer {
     public func timeout(after interval: Duration, raising failure: Failure, on scheduler: Scheduler) -> Producer<
         Value, Failure
     > {
-        let base = self
-        return Producer { input in
-            let step: @Sendable (TimeoutEvent<Value, Failure>) -> Void = { event in
-                switch event {
-                case .result(.success(let value)): input.send(value)
-                case .result(.failure(let error)): input.send(failure: error)
-                case .completed: input.sendCompleted()
-                case .timedOut: input.send(failure: failure)
-                }
-            }
-            // The run first, then the timer: a scheduler that runs at once (or a queue that
-            // is quicker than this thread) must find the work started, and a run that ends
-            // at once ends before its timer can fire.
-            let run = base.makeRun().attach(
-                value: { input.serialize(.result($0), step) },
-                completed: { input.serialize(.completed, step) })
-            let timer = scheduler.schedule(after: interval) { input.serialize(.timedOut, step) }
-            return CompositeDisposable([run, timer])
-        }.delivered(on: scheduler)
+        timeout(interval, restartedByValues: false, raising: failure, on: scheduler)
     }
 
     /// Fails the run with `failure` when `interval` passes without a value: counted from
@@ -146,6 +128,12 @@ extension Producer {
     public func timeout(whenIdleFor interval: Duration, raising failure: Failure, on scheduler: Scheduler)
         -> Producer<Value, Failure>
     {
+        timeout(interval, restartedByValues: true, raising: failure, on: scheduler)
+    }
+
+    private func timeout(
+        _ interval: Duration, restartedByValues: Bool, raising failure: Failure, on scheduler: Scheduler
+    ) -> Producer<Value, Failure> {
         let base = self
         return Producer { input in
             let timer = IdleTimer()
@@ -158,7 +146,7 @@ extension Producer {
                 switch event {
                 case .result(.success(let value)):
                     input.send(value)
-                    arm()
+                    if restartedByValues { arm() }
                 case .result(.failure(let error)):
                     timer.stop()
                     input.send(failure: error)
@@ -171,7 +159,9 @@ extension Producer {
                     input.send(failure: failure)
                 }
             }
-            // The run first, then the timer, as in `timeout(after:)`.
+            // The run first, then the timer: a scheduler that runs at once (or a queue that
+            // is quicker than this thread) must find the work started, and a run that ends
+            // at once ends before its timer can fire.
             let run = base.makeRun().attach(
                 value: { input.serialize(.result($0), step) },
                 completed: { input.serialize(.completed, step) })
@@ -187,7 +177,7 @@ extension Producer {
     }
 }
 
-/// An event of a run under `timeout(whenIdleFor:raising:on:)`: `timedOut` carries the
+/// An event of a run under a `timeout`: `timedOut` carries the
 /// timer it comes from, since a value may restart the timer while an older one fires.
 private enum IdleEvent<Value: Sendable, Failure: Error> {
     case result(Result<Value, Failure>)
@@ -195,7 +185,7 @@ private enum IdleEvent<Value: Sendable, Failure: Error> {
     case timedOut(Int)
 }
 
-/// The timer of `timeout(whenIdleFor:raising:on:)`: the one scheduled now, numbered.
+/// The timer of a `timeout`: the one scheduled now, numbered.
 // Safe to share: `generation`, `scheduled` and `stopped` are touched only under `lock`.
 private final class IdleTimer: @unchecked Sendable {
     private let lock = SpinLock()
@@ -235,13 +225,6 @@ private final class IdleTimer: @unchecked Sendable {
         }
         replaced?.dispose()
     }
-}
-
-/// An event of a run under `timeout`.
-private enum TimeoutEvent<Value: Sendable, Failure: Error> {
-    case result(Result<Value, Failure>)
-    case completed
-    case timedOut
 }
 
 /// One run of `catch`: the first producer's run, then, after its failure, the handler's.
