@@ -111,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "PersistenceCrashWriter", dependencies: ["Persistence"],
             path: "Tests/PersistenceCrashWriter"),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], exclude: ["Ports/README.md"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Signals"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Networking"]),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
