@@ -223,6 +223,27 @@ import ViewModels
         #expect(list?.name == "notice")
     }
 
+    /// A listing list is a screen like any other: its link opens it through the mediator,
+    /// and it says its link, the kind and filters it shows now; a link with filters the
+    /// listings do not take opens nothing and says why.
+    @Test func aListOpensFromItsLinkAndSaysItsLink() async throws {
+        let (harness, context) = setUp()
+        let link = "homes://listing/list?kind=new&rooms=2"
+        let list = try #require(await harness.run { screen(context.mediator.screen(at: link)) })
+        #expect(list.name == "listings" && list.link == link)
+        #expect(context.mediator.listingQuery(shownOn: list) == ListingQuery(kind: .new, filters: ["rooms": "2"]))
+        #expect(list.rootView.render(width: 60).first == "New homes (rooms=2)")
+        _ = await harness.run { list.handle("filter", ["district", "Jing'an"]) }
+        #expect(list.link == "homes://listing/list?kind=new&district=Jing'an&rooms=2")
+        #expect(
+            context.mediator.listingQuery(shownOn: list)
+                == ListingQuery(kind: .new, filters: ["rooms": "2", "district": "Jing'an"]))
+        #expect(
+            errorText(context.mediator.screen(at: "homes://listing/list?kind=new&rooms=x"))
+                == "listing/list cannot open: rooms needs a whole number, not x")
+        #expect(context.mediator.listingQuery(shownOn: NoticeController(message: "x")) == nil)
+    }
+
     @Test func aScreenAlreadyOnTopIsNotPushedAgain() async {
         let (harness, context) = setUp()
         let logic = ListingLogic(engine: harness.engine)

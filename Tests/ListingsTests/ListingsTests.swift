@@ -132,6 +132,24 @@ import Testing
         #expect(logic.state.value.filters == ["max_price": "1000"])
     }
 
+    /// A list opened with a query (a saved search, a link) shows that kind with those
+    /// filters and no others, or refuses them all and stays as it was.
+    @Test func aQueryShowsItsKindWithItsFiltersAlone() async {
+        let harness = HomesHarness()
+        let logic = ListingLogic(engine: harness.engine)
+        #expect(await harness.run { logic.filter([("district", "Xuhui")]) } == nil)
+        #expect(await harness.run { logic.show(ListingQuery(kind: .new, filters: ["rooms": "2"])) } == nil)
+        #expect(logic.state.value.kind == .new && logic.state.value.filters == ["rooms": "2"])
+        #expect(!logic.state.value.listings.isEmpty)
+        #expect(
+            await harness.run { logic.show(ListingQuery(kind: .resale, filters: ["rooms": "2", "colour": "red"])) }?
+                .hasPrefix("unknown filter colour") == true)
+        #expect(
+            await harness.run { logic.show(ListingQuery(kind: .rent, filters: ["min_price": "9", "max_price": "1"])) }
+                == "min_price 9 is above max_price 1: no listing could match")
+        #expect(logic.state.value.kind == .new && logic.state.value.filters == ["rooms": "2"])
+    }
+
     @Test func aRejectedSignatureBecomesAProblem() async {
         let harness = HomesHarness()
         harness.engine.services.register(

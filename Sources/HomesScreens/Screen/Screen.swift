@@ -9,6 +9,9 @@ package protocol Screen: AnyObject {
     /// What the screen shows, to tell two screens apart: a screen that shows the same as
     /// the one on top is not pushed again. By default its name.
     var identity: String { get }
+    /// The link that opens this screen again as it is now (`homes://listing/list?kind=new`),
+    /// through the mediator like any other; nil for a screen no link opens. By default nil.
+    var link: String? { get }
     /// What to draw.
     var rootView: any TextView { get }
     /// The commands of this screen.
@@ -32,6 +35,9 @@ package protocol Screen: AnyObject {
 extension Screen {
     /// The screen's name: one screen of its kind at the top at a time.
     package var identity: String { name }
+
+    /// None: no link opens the screen.
+    package var link: String? { nil }
 
     /// Does nothing: the screen starts no work of its own.
     package func cancelWork() {}

@@ -44,6 +44,17 @@ package final class ListingLogic {
         startQuery(next)
     }
 
+    /// Shows `query`'s kind with its filters, and no others, from the first page. Returns
+    /// a problem (and changes nothing) for an unknown key or a bad value.
+    package func show(_ query: ListingQuery) -> String? {
+        if let problem = Self.problem(with: query.filters) { return problem }
+        var next = pages.value
+        next.kind = query.kind
+        next.filters = query.filters
+        startQuery(next)
+        return nil
+    }
+
     /// Loads the next page; does nothing on the last page or while loading.
     @discardableResult
     package func loadMore() -> Bool {
@@ -77,22 +88,38 @@ package final class ListingLogic {
     /// an unknown key or a bad value.
     package func filter(_ pairs: [(key: String, value: String)]) -> String? {
         for (key, value) in pairs {
-            guard Self.filterKeys.contains(key) else {
-                return "unknown filter \(key); use one of \(Self.filterKeys.sorted().joined(separator: ", "))"
-            }
-            if key != "district", (Int(value) ?? -1) < 0 {
-                return "\(key) needs a whole number, not \(value)"
-            }
+            if let problem = Self.problem(key: key, value: value) { return problem }
         }
         var next = pages.value
         for (key, value) in pairs { next.filters[key] = value }
-        if let minimum = next.filters["min_price"].flatMap({ Int($0) }),
-            let maximum = next.filters["max_price"].flatMap({ Int($0) }),
+        if let problem = Self.problem(with: next.filters) { return problem }
+        startQuery(next)
+        return nil
+    }
+
+    /// What is wrong with `filters` as a whole, if anything: a key or value (the first by
+    /// key), or prices no listing could match.
+    private static func problem(with filters: [String: String]) -> String? {
+        for (key, value) in filters.sorted(by: { $0.key < $1.key }) {
+            if let problem = problem(key: key, value: value) { return problem }
+        }
+        if let minimum = filters["min_price"].flatMap({ Int($0) }),
+            let maximum = filters["max_price"].flatMap({ Int($0) }),
             minimum > maximum
         {
             return "min_price \(minimum) is above max_price \(maximum): no listing could match"
         }
-        startQuery(next)
+        return nil
+    }
+
+    /// What is wrong with the filter `key` set to `value`, if anything.
+    private static func problem(key: String, value: String) -> String? {
+        guard filterKeys.contains(key) else {
+            return "unknown filter \(key); use one of \(filterKeys.sorted().joined(separator: ", "))"
+        }
+        if key != "district", (Int(value) ?? -1) < 0 {
+            return "\(key) needs a whole number, not \(value)"
+        }
         return nil
     }
 

@@ -43,6 +43,15 @@ package final class ListingListController: Screen {
         viewModel.signal.observe { [changed] _ in changed.send() }.dispose(in: bag)
     }
 
+    /// The link that opens the list again with its kind and filters.
+    package var link: String? {
+        let state = logic.state.value
+        return mediator.link(to: ListingQuery(kind: state.kind, filters: state.filters))
+    }
+
+    /// What the list shows, its link: a link to another kind or filters opens another list.
+    package var identity: String { link ?? name }
+
     package func cancelWork() {
         logic.cancel()
     }

@@ -4,9 +4,9 @@ import ListingsCategory
 import Mediator
 import Networking
 
-/// The listings' target: the actions that build their screens
-/// (`homes://listing/detail?kind=rent&id=3`). Registered by the app's composition root;
-/// reached through the listings' category.
+/// The listings' target: the actions that build their screens, each with its logic
+/// (`homes://listing/list?kind=new&rooms=2`, `homes://listing/detail?kind=rent&id=3`).
+/// Registered by the app's composition root; reached through the listings' category.
 @MainActor
 package final class ListingTarget: @MainActor MediatorTarget {
     private let engine: APIEngine
@@ -22,6 +22,23 @@ package final class ListingTarget: @MainActor MediatorTarget {
     }
 
     package func registerActions(_ actions: TargetActions) {
+        actions.on("list", allowsRemoteCalls: true) { [engine, unowned mediator, now] params in
+            guard let kind = params.string("kind").flatMap(ListingKind.init(rawValue:)) else {
+                throw MediatorError.badParameters("kind must be rent, new or resale")
+            }
+            var filters: [String: String] = [:]
+            for name in params.names where name != "kind" {
+                guard let value = params.string(name) else {
+                    throw MediatorError.badParameters("\(name) needs a value")
+                }
+                filters[name] = value
+            }
+            let logic = ListingLogic(engine: engine)
+            if let problem = logic.show(ListingQuery(kind: kind, filters: filters)) {
+                throw MediatorError.badParameters(problem)
+            }
+            return ListingListController(logic: logic, mediator: mediator, now: now)
+        }
         actions.on("detail", allowsRemoteCalls: true) { [engine, unowned mediator, now] params in
             guard let kind = params.string("kind").flatMap(ListingKind.init(rawValue:)) else {
                 throw MediatorError.badParameters("kind must be rent, new or resale")
