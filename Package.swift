@@ -48,6 +48,9 @@ let package = Package(
         .target(name: "LineEditing", dependencies: ["Signals"]),
         .target(name: "HomesScreens", dependencies: ["Signals", "TextViews", "Mediator", "LineEditing"]),
         .target(name: "ViewModels"),
+        // What a feature is to the app (`Feature`): the one value per feature that the
+        // composition root lists.
+        .target(name: "FeatureKit", dependencies: ["HomesScreens", "Mediator", "Networking", "Persistence"]),
 
         .target(
             name: "Listings", dependencies: ["ListingsCategory", "Networking", "Signals"],
@@ -56,7 +59,7 @@ let package = Package(
             name: "ListingsScreens",
             dependencies: [
                 "Listings", "ListingsCategory", "FavoritesCategory", "InquiryCategory", "ViewModels", "TextViews",
-                "HomesScreens", "Mediator", "Networking", "Signals",
+                "HomesScreens", "FeatureKit", "Mediator", "Networking", "Signals",
             ], path: "Sources/Listings/ListingsScreens"),
         .target(
             name: "ListingsCategory", dependencies: ["HomesScreens", "Mediator"],
@@ -67,7 +70,7 @@ let package = Package(
             name: "FavoritesScreens",
             dependencies: [
                 "Favorites", "FavoritesCategory", "ListingsCategory", "ViewModels", "TextViews", "HomesScreens",
-                "Mediator", "Signals",
+                "FeatureKit", "Mediator", "Persistence", "Signals",
             ], path: "Sources/Favorites/FavoritesScreens"),
         .target(
             name: "FavoritesCategory", dependencies: ["ListingsCategory", "HomesScreens", "Mediator", "Signals"],
@@ -76,8 +79,10 @@ let package = Package(
         .target(name: "Login", dependencies: ["Networking", "Signals"], path: "Sources/Login/Login"),
         .target(
             name: "LoginScreens",
-            dependencies: ["Login", "ViewModels", "TextViews", "HomesScreens", "Mediator", "Networking", "Signals"],
-            path: "Sources/Login/LoginScreens"),
+            dependencies: [
+                "Login", "LoginCategory", "ViewModels", "TextViews", "HomesScreens", "FeatureKit", "Mediator",
+                "Networking", "Signals",
+            ], path: "Sources/Login/LoginScreens"),
         .target(
             name: "LoginCategory", dependencies: ["HomesScreens", "Mediator"], path: "Sources/Login/LoginCategory"),
 
@@ -85,22 +90,23 @@ let package = Package(
         // out senders of questions.
         .target(
             name: "Inquiry",
-            dependencies: ["InquiryCategory", "ListingsCategory", "Mediator", "Networking", "Signals"],
+            dependencies: ["InquiryCategory", "ListingsCategory", "FeatureKit", "Mediator", "Networking", "Signals"],
             path: "Sources/Inquiry/Inquiry"),
         .target(
             name: "InquiryCategory", dependencies: ["ListingsCategory", "Mediator", "Signals"],
             path: "Sources/Inquiry/InquiryCategory"),
 
         .target(
-            name: "OperationLogs", dependencies: ["Networking", "Persistence"],
+            name: "OperationLogs", dependencies: ["FeatureKit", "HomesScreens", "Networking", "Persistence"],
             path: "Sources/OperationLogs/OperationLogs"),
 
         .executableTarget(
             name: "App",
             dependencies: [
                 "Networking", "Persistence", "Mediator", "HTTPServer", "HomesAPI", "LineEditing", "HomesScreens",
-                "Listings", "ListingsScreens", "ListingsCategory", "Favorites", "FavoritesScreens", "FavoritesCategory",
-                "LoginScreens", "LoginCategory", "Inquiry", "InquiryCategory", "OperationLogs",
+                "FeatureKit",
+                // The features: the module of each one's `Feature`.
+                "ListingsScreens", "LoginScreens", "FavoritesScreens", "Inquiry", "OperationLogs",
             ]),
 
         // MARK: Tools
@@ -141,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "HomesScreens", "Listings", "ListingsScreens", "ListingsCategory", "Favorites",
+                "App", "FeatureKit", "HomesScreens", "Listings", "ListingsScreens", "ListingsCategory", "Favorites",
                 "FavoritesCategory", "Login", "LoginCategory", "InquiryCategory", "ViewModels", "TextViews",
                 "LineEditing", "Networking", "Persistence", "Mediator", "Signals", "SignalsTesting", "TerminalTesting",
                 "HomesTesting",

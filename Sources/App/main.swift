@@ -1,18 +1,13 @@
 import Dispatch
-import Favorites
-import FavoritesCategory
 import FavoritesScreens
+import FeatureKit
 import Foundation
 import HTTPServer
 import HomesAPI
 import HomesScreens
 import Inquiry
-import InquiryCategory
 import LineEditing
-import Listings
-import ListingsCategory
 import ListingsScreens
-import LoginCategory
 import LoginScreens
 import Mediator
 import Networking
@@ -20,6 +15,19 @@ import OperationLogs
 import Persistence
 
 // homes: a property-listing browser in the terminal, built on the package's architecture.
+
+/// The features of homes, one line each, in the order `help` lists their commands. The
+/// rest of this file composes them without naming any.
+@MainActor
+enum Homes {
+    static let features: [any Feature] = [
+        ListingsFeature(),
+        LoginFeature(),
+        FavoritesFeature(),
+        InquiryFeature(),
+        OperationLogsFeature(),
+    ]
+}
 
 let usage = """
     usage: homes [--api URL] [--db PATH] [--latency MS] [--seed N] [--now SECONDS]
@@ -29,7 +37,8 @@ let usage = """
       serve          serve the embedded API over HTTP on 127.0.0.1 (port 0 picks a free
                      one; the first line printed is the URL), until SIGINT or SIGTERM
       --api URL      use the HTTP API at URL instead of the embedded one
-      --db PATH      keep favourites in the SQLite file PATH, in a folder that exists
+      --db PATH      keep what is saved (favourites, searches) in the SQLite file PATH,
+                     in a folder that exists
                      (default: ~/.local/share/homes/homes.sqlite); a write-protected
                      file or folder is opened read-only
       --latency MS   delay every embedded API response by MS milliseconds, 0 to 10000
@@ -176,24 +185,27 @@ let transport: any HTTPTransport =
     options.apiURL == nil
     ? InProcessTransport(latency: .milliseconds(options.latency)) { embedded.handle($0) }
     : URLSessionTransport()
+let composition = Composition(Homes.features)
 // The server's codes for a signature it refuses: missing or mismatched, stale, replayed,
 // a signing header repeated.
-let signatureRejected: Set<Int> = [4010, 4011, 4012, 4013]
+let api = APISettings(baseURL: baseURL, signatureRejectedCodes: [4010, 4011, 4012, 4013], signingSecret: secret)
+// The features' services, and the app's own account service (its route patch; the
+// features that sign in, ask and log call it too).
 let engine = APIEngine(
     services: ServiceRegistry(
-        ListingKind.allCases.map {
-            $0.service(baseURL: baseURL, signatureRejectedCodes: signatureRejected, signingSecret: secret)
-        }
+        composition.services(api)
             + [
                 APIService(
-                    name: "account", baseURL: baseURL, signatureRejectedCodes: signatureRejected, signingSecret: secret)
+                    name: "account", baseURL: api.baseURL, signatureRejectedCodes: api.signatureRejectedCodes,
+                    signingSecret: api.signingSecret)
             ]
     ),
     transport: transport
 )
 
-// Favourites live in SQLite; a database that cannot be used is reported, not fatal. Only
-// the default folder is created: a `--db` folder that is missing is reported instead.
+// What the features save lives in SQLite; a database that cannot be used is reported,
+// not fatal. Only the default folder is created: a `--db` folder that is missing is
+// reported instead.
 let databasePath =
     options.databasePath
     ?? {
@@ -204,37 +216,31 @@ let databasePath =
     }()
 let database = DatabaseRegistry.shared.database(at: databasePath)
 do {
-    try Migrator(FavoritesDataCenter.migrations + OperationLogDataCenter.migrations).migrate(database)
+    try Migrator(composition.migrations).migrate(database)
     if try database.isReadOnly {
         FileHandle.standardError.write(
-            Data("homes: \(databasePath) is read-only: favourites can be listed, not changed\n".utf8))
+            Data("homes: \(databasePath) is read-only: what is saved can be listed, not changed\n".utf8))
     }
 } catch {
-    FileHandle.standardError.write(Data("homes: favourites are unavailable: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("homes: what is saved is unavailable: \(error)\n".utf8))
 }
-
-// Operation logs wait in SQLite and go up in batches of 30; leftovers go at start.
-let operationLogger = OperationLogger(
-    store: OperationLogDataCenter(database: database),
-    uploader: OperationLogAPIUploader(engine: engine))
-operationLogger.uploadPending()
+let context = FeatureContext(engine: engine, database: database, now: now)
+// Made at start: what an earlier run logged and did not upload goes up now.
+let screenObservers = composition.screenObservers(context)
 
 // The last route patch is kept in the app's state folder, beside the line history.
 let patchStore = LineHistory.stateFolder(appName: "homes", environment: ProcessInfo.processInfo.environment)
     .map { FileRoutePatchStore(url: $0.appendingPathComponent("routes.json")) }
 let mediator = Mediator(scheme: "homes", patchStore: patchStore)
-FeatureTargets(engine: engine, favorites: FavoritesLogic(store: FavoritesDataCenter(database: database)), now: now)
-    .register(in: mediator)
+composition.register(in: mediator, with: context)
 let routes = RoutePatchLoader(engine: engine, mediator: mediator) { problem in
     FileHandle.standardError.write(Data("homes: \(problem)\n".utf8))
 }
-let logic = ListingLogic(engine: engine)
-let listings = ListingListController(logic: logic, mediator: mediator, now: now)
-logic.show(.rent)
+// The first screen is asked of the mediator like any other; its first page starts loading.
 let session = Session(
-    root: listings, shared: AppCommands(mediator: mediator, reachability: engine.reachability),
-    terminal: terminal,
-    lifecycle: [PageViewLogger(logger: operationLogger)],
+    root: composition.home(mediator),
+    shared: composition.commands(mediator, then: [AppCommands(mediator: mediator, reachability: engine.reachability)]),
+    terminal: terminal, lifecycle: screenObservers,
     writeError: { FileHandle.standardError.write(Data($0.utf8)) }
 ) { text in
     FileHandle.standardOutput.write(Data(text.utf8))

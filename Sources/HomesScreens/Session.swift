@@ -114,8 +114,8 @@ package final class Session {
     }
 
     private enum Result { case quit, written, changed }
-    /// The commands of the screen on top, the shared ones, then the session's own.
-    var help: [CommandHelp] { (stack.top?.commands ?? []) + (shared?.commands ?? []) + CommandHelp.session }
+    /// The commands of the screen on top and the shared ones offered there, then the session's own.
+    var help: [CommandHelp] { (stack.top?.declarations(with: shared) ?? []) + CommandHelp.session }
 
     /// Writes an error line (on a terminal under the screen, else to `writeError`) and notes
     /// a failure. A refusal changed nothing: the screen is drawn only if it changed (`watch`).
@@ -142,8 +142,8 @@ package final class Session {
             return .changed
         default: break
         }
-        guard let outcome = shared?.handle(input) ?? stack.top?.handle(input) else {
-            return fail(UnknownCommand.message(for: input.name, known: help, behind: stack.behind))
+        guard let top = stack.top, let outcome = shared?.handle(input, on: top) ?? top.handle(input) else {
+            return fail(UnknownCommand.message(for: input.name, known: help, behind: stack.behind, shared: shared))
         }
         return apply(outcome)
     }

@@ -16,7 +16,7 @@ import Testing
         let logic = ListingLogic(engine: context.engine)
         let list = context.listings(logic)
         await harness.run { logic.show(.rent) }
-        let help = list.commands + context.sharedCommands.commands + CommandHelp.session
+        let help = list.commands + context.sharedCommands.commands(on: list) + CommandHelp.session
         let completer = Completer(help: help, screen: list)
         let count = logic.state.value.listings.count
         #expect(count > 0)
@@ -34,7 +34,7 @@ import Testing
         let context = ListingListControllerTests().context(harness)
         let list = context.listings(ListingLogic(engine: context.engine))
         let completer = Completer(
-            help: list.commands + context.sharedCommands.commands + CommandHelp.session, screen: list)
+            help: list.commands + context.sharedCommands.commands(on: list) + CommandHelp.session, screen: list)
         #expect(completer.highlight("list new") == [HighlightSpan(0..<4, .command)])
         #expect(completer.highlight("lst new") == [HighlightSpan(0..<3, .unknownCommand)])
         #expect(completer.highlight("HELP; quit") == [HighlightSpan(0..<4, .command), HighlightSpan(6..<10, .command)])

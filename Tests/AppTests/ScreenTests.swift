@@ -1,5 +1,6 @@
 import Favorites
 import FavoritesCategory
+import FeatureKit
 import Foundation
 import HomesScreens
 import HomesTesting
@@ -52,16 +53,16 @@ import ViewModels
         _ = await harness.run { detail.handle("fav", []) }
         lines = await harness.run { detail.rootView.render(width: 60) }
         #expect(lines.first == "Courtyard 2 ★")
-        #expect(context.favorites.state.value.favorites.map(\.listingID) == [2])
+        #expect(context.mediator.savedListings().value == [SavedListing(kind: .rent, id: 2)])
         _ = await harness.run { detail.handle("unfav", []) }
-        #expect(context.favorites.state.value.favorites.isEmpty)
+        #expect(context.mediator.savedListings().value.isEmpty)
         #expect(errorText(await harness.run { detail.handle("fav", ["now"]) }) == "usage: fav")
     }
 
     @Test func favouritesListOpensAndForgets() async throws {
         let (harness, context) = setUp()
         #expect(
-            await harness.run { context.favorites.save(kind: "rent", listingID: 3, name: "Skyline 3", price: 18_000) }
+            await harness.run { context.mediator.saveFavorite(kind: .rent, id: 3, name: "Skyline 3", price: 18_000) }
                 == nil)
         let list = try #require(await harness.run { screen(context.mediator.favoritesList()) })
         var lines = await harness.run { list.rootView.render(width: 60) }
@@ -70,12 +71,13 @@ import ViewModels
         #expect(opened.flatMap(screen)?.name == "detail")
         #expect(errorText(await harness.run { list.handle("open", ["2"]) }) == "usage: open N, with N from 1 to 1")
         // A kind this version does not know (written by another one) is said, not opened.
-        #expect(
-            await harness.run { context.favorites.save(kind: "villa", listingID: 9, name: "Villa 9", price: 1) } == nil)
-        let villa = try #require(context.favorites.state.value.favorites.firstIndex { $0.kind == "villa" }) + 1
-        let foreign = await harness.run { list.handle("open", [String(villa)]) }
+        // Saved last, it is the first of the list.
+        try context.favoritesStore.save(
+            Favorite(kind: "villa", listingID: 9, name: "Villa 9", price: 1, savedAt: .distantFuture))
+        await harness.flush()
+        let foreign = await harness.run { list.handle("open", ["1"]) }
         #expect(errorText(foreign)?.contains("of a kind this version cannot show (villa)") == true)
-        _ = await harness.run { list.handle("unfav", [String(villa)]) }
+        _ = await harness.run { list.handle("unfav", ["1"]) }
         _ = await harness.run { list.handle("unfav", ["1"]) }
         lines = await harness.run { list.rootView.render(width: 60) }
         #expect(lines.contains("Nothing saved."))
@@ -170,7 +172,7 @@ import ViewModels
         #expect(errorText(second.handle("open", ["17"]))?.hasPrefix("usage: open N, with N one of 1, 2, ") == true)
     }
 
-    /// The composition root registers a target under every name a category calls.
+    /// The app's features register a target under every name a category calls.
     @Test func everyCategorysTargetIsRegistered() {
         let (_, context) = setUp()
         for name in [Mediator.listingsTarget, Mediator.favoritesTarget, Mediator.accountTarget, Mediator.inquiryTarget]
@@ -183,12 +185,12 @@ import ViewModels
     /// without keeping it: once the app lets go, all of it is freed.
     @Test func theMediatorItsTargetsAndTheirScreensAreFreedTogether() async throws {
         weak var mediator: Mediator?
-        weak var favorites: FavoritesLogic?
+        weak var favorites: Property<Set<SavedListing>>?
         weak var detail: AnyObject?
         do {
             let (harness, context) = setUp()
             mediator = context.mediator
-            favorites = context.favorites
+            favorites = context.mediator.savedListings()
             let opened = try #require(await harness.run { screen(context.mediator.listingDetail(kind: .rent, id: 2)) })
             detail = opened
             #expect(await harness.run { screen(context.mediator.favoritesList()) }?.name == "favourites")
@@ -205,10 +207,7 @@ import ViewModels
     /// out, the listings still open, and what needs the others says so.
     @Test func aFeatureLeftOutIsSaidAndTheOthersStillWork() async throws {
         let harness = HomesHarness()
-        let mediator = Mediator(scheme: "homes")
-        mediator.register(target: Mediator.listingsTarget) { [engine = harness.engine, unowned mediator, now] in
-            ListingTarget(engine: engine, mediator: mediator, now: { now })
-        }
+        let mediator = Features(harness, now: now, features: [ListingsFeature()]).mediator
         let detail = try #require(await harness.run { screen(mediator.listingDetail(kind: .rent, id: 2)) })
         await harness.flush()
         let lines = await harness.run { detail.rootView.render(width: 60) }
@@ -242,6 +241,19 @@ import ViewModels
             errorText(context.mediator.screen(at: "homes://listing/list?kind=new&rooms=x"))
                 == "listing/list cannot open: rooms needs a whole number, not x")
         #expect(context.mediator.listingQuery(shownOn: NoticeController(message: "x")) == nil)
+    }
+
+    /// The first screen is asked of the mediator like any other: the listings' value asks
+    /// for the rentals, and the listings' target builds the list and its logic. With no
+    /// feature to give one, the first screen says so.
+    @Test func theFirstScreenIsAskedOfTheMediatorLikeAnyOther() async throws {
+        let (harness, context) = setUp()
+        let home = await harness.run { context.composition.home(context.mediator) }
+        #expect(home.name == "listings" && home.link == "homes://listing/list?kind=rent")
+        #expect(home.rootView.render(width: 60).first == "Rentals")
+        let none = Composition([]).home(context.mediator)
+        #expect(none.name == "notice")
+        #expect(none.rootView.render(width: 60).joined(separator: " ").contains("No feature has a first screen."))
     }
 
     @Test func aScreenAlreadyOnTopIsNotPushedAgain() async {

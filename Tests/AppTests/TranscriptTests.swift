@@ -238,7 +238,7 @@ import Testing
         try Data(String(repeating: "not a database ", count: 100).utf8).write(to: URL(fileURLWithPath: path))
         let result = try TranscriptTests().run(["--db", path], input: Data("fav 1\nquit\n".utf8))
         #expect(result.status == 1)
-        #expect(result.errors.contains("favourites are unavailable"))
+        #expect(result.errors.contains("homes: what is saved is unavailable"))
         #expect(result.errors.contains("error: favourites could not be saved"))
     }
 
@@ -271,7 +271,7 @@ import Testing
             stateHome: scratch.stateHome)
         #expect(
             result.errors.contains(
-                "homes: favourites are unavailable: cannot open the database at \(path): the folder \(missing) does not exist\n"
+                "homes: what is saved is unavailable: cannot open the database at \(path): the folder \(missing) does not exist\n"
             ))
         #expect(scratch.contents(scratch.folder).isEmpty)
         #expect(scratch.contents(scratch.stateHome + "/homes") == ["routes.json"])
@@ -311,7 +311,7 @@ import Testing
             ["--db", path], input: Data("fav 3\nfavs\nunfav 1\nfavs\nquit\n".utf8),
             stateHome: scratch.stateHome)
         #expect(second.status == 1)
-        #expect(second.errors.hasPrefix("homes: \(path) is read-only: favourites can be listed, not changed\n"))
+        #expect(second.errors.hasPrefix("homes: \(path) is read-only: what is saved can be listed, not changed\n"))
         let refusal = "error: favourites could not be saved: the database \(path) is read-only; nothing was written\n"
         #expect(second.errors.components(separatedBy: refusal).count - 1 == 2, "\(second.errors)")
         #expect(!second.errors.contains("not a usable SQLite database"))

@@ -51,7 +51,7 @@ import Testing
     /// module is one role, so it has no folders).
     static let roles: Set<String> = [
         "APIs", "Reformers", "Logic", "Models", "Records", "DataCenters", "Controllers", "ViewModels",
-        "MediatorTarget",
+        "MediatorTarget", "Commands",
     ]
     /// The roles of its business module, below the screens.
     static let businessRoles: Set<String> = ["APIs", "Reformers", "Logic", "Models", "Records", "DataCenters"]
@@ -73,6 +73,23 @@ import Testing
     static func modules(of feature: String) -> [String] {
         let folder = sources.appendingPathComponent(feature).path
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+
+    /// Whether `feature` is one module (no screens or category module beside its own):
+    /// its roles are its folders, business and screens alike.
+    static func isOneModule(_ feature: String) -> Bool {
+        modules(of: feature) == [feature]
+    }
+
+    /// Whether `name`, a file of `feature`'s folder, is at the root of one of its modules
+    /// as what the feature may keep there: its face, `<Feature>Feature.swift` (in the
+    /// module that registers its targets), and, in a one-module feature, its category,
+    /// `Mediator+<Feature>.swift`.
+    static func isAtTheRoot(_ name: String, of feature: String) -> Bool {
+        let parts = name.split(separator: "/").map(String.init)
+        guard parts.count == 2, parts[0] == feature || parts[0] == feature + "Screens" else { return false }
+        return parts[1] == "\(feature)Feature.swift"
+            || (isOneModule(feature) && parts[1] == "Mediator+\(feature).swift")
     }
 
     @Test func theFeaturesAreFoundByTheirFolders() {
@@ -135,12 +152,18 @@ import Testing
         }
     }
 
-    /// A feature's business code knows no screen, view, view model or terminal.
+    /// A feature's business code knows no screen, view, view model or terminal: in its
+    /// business module, every file in a role's folder; in a one-module feature, the files
+    /// in the business roles' folders. (A feature's face, `<Feature>Feature.swift`, is
+    /// composition code: it may name the shell's commands and observers.)
     @Test func businessCodeImportsNoScreenCode() throws {
         let screenModules: Set<String> = ["HomesScreens", "TextViews", "ViewModels", "LineEditing"]
         for feature in Self.features {
             for (name, text) in try files(in: feature)
-            where name.hasPrefix(feature + "/") {
+            where name.hasPrefix(feature + "/") && !Self.isAtTheRoot(name, of: feature)
+                && (!Self.isOneModule(feature)
+                    || Self.businessRoles.contains(name.split(separator: "/").dropFirst().first.map(String.init) ?? ""))
+            {
                 let reached = imports(of: text).filter { screenModules.contains($0) || $0.hasSuffix("Screens") }
                 #expect(reached.isEmpty, "\(feature)/\(name) imports \(reached)")
             }
@@ -148,10 +171,12 @@ import Testing
     }
 
     /// Features call each other's targets through the typed categories only: no feature
-    /// spells a target or an action outside its category module.
+    /// spells a target or an action outside its category module (or, in a one-module
+    /// feature, its category file, `Mediator+<Feature>.swift`).
     @Test func onlyCategoriesCallTheMediatorByName() throws {
         for feature in Self.features {
-            for (name, text) in try files(in: feature) where !name.hasPrefix(feature + "Category/") {
+            for (name, text) in try files(in: feature)
+            where !name.hasPrefix(feature + "Category/") && name != "\(feature)/Mediator+\(feature).swift" {
                 for call in ["perform(target:", "open(url:"] {
                     #expect(!text.contains(call), "\(feature)/\(name) calls \(call)")
                 }
@@ -159,15 +184,31 @@ import Testing
         }
     }
 
-    /// Targets are registered by the composition root alone (`App/FeatureTargets.swift`),
-    /// and no screen is downcast to reach what it can do: callers go through the typed
+    /// Each feature's targets are registered by its own type, its face
+    /// (`<Feature>/<Feature>Screens/<Feature>Feature.swift`, or in its business module when
+    /// it has no screens), under names its own category declares; the app registers none.
+    /// No screen is downcast to reach what it can do: callers go through the typed
     /// categories.
-    @Test func onlyTheCompositionRootRegistersTargetsAndNothingDowncastsAController() throws {
+    @Test func aFeaturesTargetsAreRegisteredByItsOwnTypeAndNothingDowncastsAController() throws {
+        let registration = try Regex(#"register\(target: Mediator\.(\w+)"#)
+        var registered = 0
         let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
         for module in modules where module != "Mediator" {
-            for (name, text) in try files(in: module) {
-                if "\(module)/\(name)" != "App/FeatureTargets.swift" {
+            let files = try files(in: module)
+            let declared = files.map(\.text).joined()
+            for (name, text) in files {
+                let isFace =
+                    Self.features.contains(module) && Self.isAtTheRoot(name, of: module)
+                    && name.hasSuffix("\(module)Feature.swift")
+                if !isFace {
                     #expect(!text.contains("register(target:"), "\(module)/\(name) registers a target")
+                }
+                for match in text.matches(of: registration) where isFace {
+                    let target = String(match.output[1].substring ?? "")
+                    #expect(
+                        declared.contains("static let \(target) = "),
+                        "\(module)/\(name) registers \(target), which its feature's category does not declare")
+                    registered += 1
                 }
                 let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
                 for cast in ["as? ", "as! ", " is ", "value(as: "] {
@@ -177,6 +218,7 @@ import Testing
                 }
             }
         }
+        #expect(registered >= 4, "only \(registered) targets were found registered")
     }
 
     /// The types a file declares at its top level (not its extensions).
@@ -220,10 +262,13 @@ import Testing
                 let parts = name.split(separator: "/").map(String.init)
                 let isCategory = parts.first == feature + "Category"
                 #expect(
-                    isCategory ? parts.count == 2 : parts.count == 3 && Self.roles.contains(parts[1]),
+                    isCategory
+                        ? parts.count == 2
+                        : Self.isAtTheRoot(name, of: feature) || parts.count == 3 && Self.roles.contains(parts[1]),
                     "\(feature)/\(name) is not in a role's folder")
                 #expect(
-                    parts.first != feature || !["Controllers", "ViewModels"].contains(parts[1]),
+                    parts.first != feature || Self.isOneModule(feature) || parts.count < 3
+                        || !["Controllers", "ViewModels", "Commands"].contains(parts[1]),
                     "\(feature)/\(name): screens code in the business module")
                 #expect(
                     parts.first != feature + "Screens" || !Self.businessRoles.contains(parts[1]),
@@ -237,8 +282,10 @@ import Testing
                 } else {
                     #expect(types == [base], "\(feature)/\(name) declares \(types)")
                 }
-                let suffix = ["Controllers": "Controller", "MediatorTarget": "Target", "ViewModels": "ViewModel"][
-                    parts.count == 3 ? parts[1] : ""]
+                let suffix = [
+                    "Controllers": "Controller", "MediatorTarget": "Target", "ViewModels": "ViewModel",
+                    "Commands": "Commands",
+                ][parts.count == 3 ? parts[1] : ""]
                 let typeName = base.prefix { $0 != "+" }
                 #expect(suffix.map { typeName.hasSuffix($0) } ?? true, "\(feature)/\(name) is not named for its role")
             }
@@ -250,7 +297,9 @@ import Testing
         for feature in Self.features {
             let names = try files(in: feature).map(\.name)
             let hasTarget = names.contains { $0.contains("/MediatorTarget/") }
-            let hasCategory = names.contains { $0.hasPrefix(feature + "Category/Mediator+") }
+            let hasCategory = names.contains {
+                $0.hasPrefix(feature + "Category/Mediator+") || $0 == "\(feature)/Mediator+\(feature).swift"
+            }
             #expect(hasTarget == hasCategory, "\(feature): a target \(hasTarget), a category \(hasCategory)")
         }
     }
@@ -304,10 +353,8 @@ import Testing
 
     /// The app's isolation is the compiler's to check: no module of the demo silences it.
     @Test func theAppNeverSilencesIsolationChecks() throws {
-        let app = [
-            "HomesAPI", "Listings", "Favorites", "Login", "Inquiry", "OperationLogs", "ViewModels", "TextViews",
-            "HomesScreens", "App",
-        ]
+        let app = Self.features + ["HomesAPI", "ViewModels", "TextViews", "HomesScreens", "FeatureKit", "App"]
+        #expect(app.contains("Listings") && app.contains("OperationLogs"))
         for module in app {
             for (name, text) in try files(in: module) {
                 #expect(!text.contains("@unchecked Sendable"), "\(module)/\(name) declares @unchecked Sendable")

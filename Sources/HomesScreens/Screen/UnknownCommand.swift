@@ -4,11 +4,16 @@
 enum UnknownCommand {
     /// The error line for `name`, given the commands `known` on the screen shown (its own,
     /// the app's and the session's, in the order `help` lists them) and the screens
-    /// `behind` it, the nearest first.
+    /// `behind` it, the nearest first, each with what it declares and the commands of
+    /// `shared` offered on it.
     @MainActor
-    static func message(for name: String, known: [CommandHelp], behind: [any Screen]) -> String {
+    static func message(
+        for name: String, known: [CommandHelp], behind: [any Screen], shared: (any SharedCommands)? = nil
+    ) -> String {
         let names = known.flatMap(\.names)
-        if !names.contains(name), let index = behind.firstIndex(where: { $0.commands.declaration(of: name) != nil }) {
+        if !names.contains(name),
+            let index = behind.firstIndex(where: { $0.declarations(with: shared).declaration(of: name) != nil })
+        {
             let back = index == 0 ? "type back first" : "type back \(index + 1) times first"
             return "\(name) works on the \(behind[index].name) screen; \(back)"
         }

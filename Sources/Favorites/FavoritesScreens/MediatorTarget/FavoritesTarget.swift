@@ -5,8 +5,8 @@ import Mediator
 import Signals
 
 /// The favourites' target: their screen (`homes://favorites/list`), and the questions
-/// other features ask about favourites (saved, save, remove), answered by one
-/// `FavoritesLogic`. Registered by the app's composition root; reached through the
+/// other features ask about favourites (saved, save, remove), answered by the one
+/// `FavoritesLogic` it builds. Registered by `FavoritesFeature`; reached through the
 /// favourites' category.
 @MainActor
 package final class FavoritesTarget: @MainActor MediatorTarget {
@@ -15,9 +15,10 @@ package final class FavoritesTarget: @MainActor MediatorTarget {
     private let now: @Sendable () -> Date
     private let saved: Property<Set<SavedListing>>
 
-    /// A target answering with `logic`; its screen opens listings through `mediator` and
-    /// reads the time from `now`.
-    package init(logic: FavoritesLogic, mediator: Mediator, now: @escaping @Sendable () -> Date) {
+    /// A target answering with a logic over `store`; its screen opens listings through
+    /// `mediator` and reads the time from `now`.
+    package init(store: FavoritesDataCenter, mediator: Mediator, now: @escaping @Sendable () -> Date) {
+        let logic = FavoritesLogic(store: store)
         self.logic = logic
         self.mediator = mediator
         self.now = now

@@ -3,7 +3,7 @@ import Mediator
 import Networking
 
 /// The inquiries' target: hands out a sender of questions (an `InquiryLogic`) to the
-/// screens that ask. Registered by the app's composition root; reached through the
+/// screens that ask, one for each. Registered by `InquiryFeature`; reached through the
 /// inquiries' category.
 @MainActor
 package final class InquiryTarget: @MainActor MediatorTarget {

@@ -6,7 +6,7 @@ import Networking
 
 /// The listings' target: the actions that build their screens, each with its logic
 /// (`homes://listing/list?kind=new&rooms=2`, `homes://listing/detail?kind=rent&id=3`).
-/// Registered by the app's composition root; reached through the listings' category.
+/// Registered by `ListingsFeature`; reached through the listings' category.
 @MainActor
 package final class ListingTarget: @MainActor MediatorTarget {
     private let engine: APIEngine

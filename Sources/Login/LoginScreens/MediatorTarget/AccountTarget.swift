@@ -5,7 +5,7 @@ import Networking
 
 /// The account's target: the sign-in screen (`homes://account/login`), the account
 /// screen (`homes://account/summary`), signing in at once and signing out, all with the
-/// one `LoginLogic` of the session. Registered by the app's composition root; reached
+/// one `LoginLogic` of the session, which it builds. Registered by `LoginFeature`; reached
 /// through the account's category.
 @MainActor
 package final class AccountTarget: @MainActor MediatorTarget {
