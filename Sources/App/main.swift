@@ -13,6 +13,7 @@ import Mediator
 import Networking
 import OperationLogs
 import Persistence
+import SavedSearches
 
 // homes: a property-listing browser in the terminal, built on the package's architecture.
 
@@ -22,6 +23,7 @@ import Persistence
 enum Homes {
     static let features: [any Feature] = [
         ListingsFeature(),
+        SavedSearchesFeature(),
         LoginFeature(),
         FavoritesFeature(),
         InquiryFeature(),

@@ -57,12 +57,24 @@ import Testing
     }
 
     @Test func theListingsSessionMatchesItsTranscript() async throws {
-        let input = try Data(contentsOf: Self.transcripts.appendingPathComponent("listings.in"))
-        let expectedURL = Self.transcripts.appendingPathComponent("listings.out")
-        let expectedErrorsURL = Self.transcripts.appendingPathComponent("listings.err")
+        try matchesItsTranscript("listings")
+    }
+
+    /// Saved searches, end to end: saved from the list with and without a name, listed,
+    /// run again, deleted, refused where they do not work, opened from their link.
+    @Test func theSavedSearchesSessionMatchesItsTranscript() async throws {
+        try matchesItsTranscript("saved-searches")
+    }
+
+    /// Runs `Transcripts/<name>.in` over a fresh database; its output and errors must be
+    /// `<name>.out` and `<name>.err` exactly (`RECORD_TRANSCRIPTS=1` writes them).
+    func matchesItsTranscript(_ name: String) throws {
+        let input = try Data(contentsOf: Self.transcripts.appendingPathComponent("\(name).in"))
+        let expectedURL = Self.transcripts.appendingPathComponent("\(name).out")
+        let expectedErrorsURL = Self.transcripts.appendingPathComponent("\(name).err")
         let result = try run(
             ["--db", NSTemporaryDirectory() + "homes-transcript-\(UUID().uuidString).sqlite"], input: input)
-        // The script has bad commands on purpose: their errors go to standard error, and
+        // The scripts have bad commands on purpose: their errors go to standard error, and
         // the exit status says some command failed.
         #expect(result.status == 1)
         if ProcessInfo.processInfo.environment["RECORD_TRANSCRIPTS"] != nil {

@@ -102,4 +102,74 @@ extension ArchitectureTests {
             #expect(!code(of: text).contains(table), "HomesScreens/\(name) keeps a flag table")
         }
     }
+
+    /// Entries of `Package.swift` (`.target(`, `.testTarget(`, ...), each as its text.
+    func entries(of manifest: String) -> [String] {
+        manifest.components(separatedBy: "\n        .").dropFirst().map { String($0) }
+    }
+
+    /// The saved searches were added as Docs/Architecture.md's "Adding a screen" says, and
+    /// stay so: one folder of sources (their business code, screen, view model beside its
+    /// builder, commands, category and value), two entries in `Package.swift` (the module
+    /// and its tests) and their module in the app's dependencies, and one line in the
+    /// composition list with its import. Nothing else in `Sources` names them; in `Tests`,
+    /// only their own target and the app's (the features together) import them or open
+    /// their link.
+    @Test func theSavedSearchesFeatureIsOneFolder() throws {
+        let feature = "SavedSearches"
+        #expect(Self.modules(of: feature) == [feature], "saved searches are one module")
+        let names = Set(try files(in: feature).map(\.name))
+        for expected in [
+            "SavedSearches/SavedSearchesFeature.swift", "SavedSearches/Mediator+SavedSearches.swift",
+            "SavedSearches/ViewModels/SavedSearchesViewModel.swift",
+            "SavedSearches/ViewModels/SavedSearchesViewModel+SavedSearches.swift",
+        ] {
+            #expect(names.contains(expected), "Sources/SavedSearches/\(expected) is missing")
+        }
+
+        let root = Self.sources.deletingLastPathComponent()
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let naming = entries(of: manifest).filter { $0.contains("\"\(feature)") }
+        let own = naming.filter { $0.contains("name: \"\(feature)\"") || $0.contains("name: \"\(feature)Tests\"") }
+        #expect(own.count == 2, "Package.swift has \(own.count) entries of saved searches")
+        #expect(naming.count == 3 && naming.contains { $0.hasPrefix("executableTarget(\n            name: \"App\"") })
+
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+        for module in modules where module != feature {
+            for (name, text) in try files(in: module) where code(of: text).contains(feature) {
+                let lines = text.split(separator: "\n").filter { $0.contains(feature) }.map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                #expect(
+                    "\(module)/\(name)" == "App/main.swift" && lines == ["import \(feature)", "\(feature)Feature(),"],
+                    "\(module)/\(name) names saved searches: \(lines)")
+            }
+        }
+        let tests = root.appendingPathComponent("Tests")
+        let testFiles = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String } ?? []
+        for name in testFiles where name.hasSuffix(".swift") && !name.hasPrefix("ArchitectureTests/") {
+            let text = try String(contentsOf: tests.appendingPathComponent(name), encoding: .utf8)
+            if imports(of: text).contains(feature) || text.contains("homes://saved-searches") {
+                #expect(
+                    name.hasPrefix("SavedSearchesTests/") || name.hasPrefix("AppTests/"), "Tests/\(name) names them")
+            }
+        }
+    }
+
+    /// A view model beside its builder, in a feature's `ViewModels/` folder, is what one in
+    /// `ViewModels` is: a struct of typed fields that imports nothing but Foundation.
+    @Test func aViewModelBesideItsBuilderIsAPlainStruct() throws {
+        var checked = 0
+        for feature in Self.features {
+            for (name, text) in try files(in: feature)
+            where name.contains("/ViewModels/") && name.hasSuffix("ViewModel.swift") {
+                #expect(
+                    imports(of: text).isSubset(of: ["Foundation"]), "\(feature)/\(name) imports \(imports(of: text))")
+                #expect(text.contains("package struct") && !text.contains("class "), "\(feature)/\(name)")
+                #expect(!text.contains("[[String]]"), "\(feature)/\(name) has rows of positional strings")
+                checked += 1
+            }
+        }
+        #expect(checked >= 1)
+    }
 }
