@@ -188,17 +188,19 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
     /// let session = try await login.run(credentials)   // in a test: no waiting by hand
     /// ```
     public func run(_ input: Input, isolation: isolated (any Actor)? = #isolation) async throws -> Output {
-        let waiter = RunWaiter<Result<Output, any Error>>()
+        // The task's cancellation may come before the run has started: a composite disposed
+        // first disposes what is added to it later at once.
+        let cancellation = CompositeDisposable()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Output, any Error>, Never>) in
                 let finish = start(input, isolation: isolation) { continuation.resume(returning: $0) }
                 guard let finish else {
                     return continuation.resume(returning: .failure(ActionDisabledError()))
                 }
-                if waiter.started(finish) { cancel(finish) }
+                cancellation.add(AnyDisposable { [self] in cancel(finish) })
             }
         } onCancel: {
-            if let finish = waiter.cancelled() { cancel(finish) }
+            cancellation.dispose()
         }
         return try result.get()
     }
@@ -295,15 +297,10 @@ extension Action {
     /// - Returns: A disposable that ends the binding.
     @discardableResult
     public static func <~ (action: Action, inputs: Signal<Input>) -> Disposable {
-        let target = WeakReference(action)
-        let observer = Unowned<Observer<Input>>()
-        let made = ClosureObserver<Input>(
-            onValue: { input in
-                guard let action = target.object else { return observer.object?.dispose() ?? () }
+        inputs.core.add(
+            ClosureObserver(while: action) { action, input in
                 _ = action.start(input, isolation: MainQueue.isCurrent ? MainActor.shared : nil, ended: nil)
-            }, onCompleted: nil)
-        observer.object = made
-        return inputs.core.add(made)
+            })
     }
 }
 
@@ -332,31 +329,6 @@ public struct ActionDisabledError: Error, CustomStringConvertible {
 
     /// Says why nothing ran.
     public var description: String { "the action is disabled or already running" }
-}
-
-/// What a waiting `run` knows of its run, for the task's cancellation handler, which may
-/// come before the run has started.
-// Safe to share: both fields are touched only under `lock`.
-private final class RunWaiter<Argument>: @unchecked Sendable {
-    private let lock = SpinLock()
-    private var finish: Once<Argument>?
-    private var isCancelled = false
-
-    /// The run started; true when the task was cancelled before, so the run must end now.
-    func started(_ finish: Once<Argument>) -> Bool {
-        lock.withLock {
-            self.finish = finish
-            return isCancelled
-        }
-    }
-
-    /// The task was cancelled; returns the run to end, if it has started.
-    func cancelled() -> Once<Argument>? {
-        lock.withLock {
-            isCancelled = true
-            return finish
-        }
-    }
 }
 
 /// Tells one run of an action from another.

@@ -32,16 +32,13 @@ extension Property {
         to target: Target,
         _ update: @escaping @MainActor (Target, Value) -> Void
     ) -> Disposable {
-        let observer = Unowned<Observer<Change<Value>>>()
-        let made = MainActorObserver<Change<Value>, Value>(extract: { change in
-            if case .changed(let value) = change { return value }
-            return nil
-        }) { [weak target] value in
-            guard let target else { return observer.object?.dispose() ?? () }
-            update(target, value)
-        }
-        observer.object = made
-        return node.core.addObservingCommitted(made)
+        let observer = MainActorObserver<Change<Value>, Value>(
+            while: target,
+            extract: { change in
+                if case .changed(let value) = change { return value }
+                return nil
+            }, update)
+        return node.core.addObservingCommitted(observer)
     }
 
     /// Binds one field of a struct view model to `target` on the main actor.
@@ -73,13 +70,7 @@ extension Signal {
         to target: Target,
         _ update: @escaping @MainActor (Target, Value) -> Void
     ) -> Disposable {
-        let observer = Unowned<Observer<Value>>()
-        let made = MainActorObserver<Value, Value>(extract: { $0 }) { [weak target] value in
-            guard let target else { return observer.object?.dispose() ?? () }
-            update(target, value)
-        }
-        observer.object = made
-        return core.add(made)
+        core.add(MainActorObserver(while: target, extract: { $0 }, update))
     }
 }
 
@@ -91,21 +82,44 @@ final class Unowned<Object: AnyObject>: @unchecked Sendable {
     weak var object: Object?
 }
 
+extension ClosureObserver {
+    /// An observer that calls `body` with `object` and each value while `object` lives,
+    /// and disposes itself at the first value after it is gone.
+    convenience init<Object: AnyObject & Sendable>(while object: Object, _ body: @escaping (Object, Value) -> Void) {
+        let target = WeakReference(object)
+        let observer = Unowned<Observer<Value>>()
+        self.init(
+            onValue: { value in
+                guard let object = target.object else { return observer.object?.dispose() ?? () }
+                body(object, value)
+            }, onCompleted: nil)
+        observer.object = self
+    }
+}
+
+extension MainActorObserver {
+    /// An observer that calls `update` on the main actor with `target` and each payload
+    /// while `target` lives, and disposes itself at the first payload after it is gone.
+    @MainActor
+    convenience init<Target: AnyObject>(
+        while target: Target, extract: @escaping (Value) -> Payload?, _ update: @escaping @MainActor (Target, Payload) -> Void
+    ) {
+        let observer = Unowned<Observer<Value>>()
+        self.init(extract: extract) { [weak target] payload in
+            guard let target else { return observer.object?.dispose() ?? () }
+            update(target, payload)
+        }
+        observer.object = self
+    }
+}
+
 extension MutableProperty {
     /// Sets `property` to every value `source` sends, while `property` lives.
     ///
     /// Each set happens on the thread that sends.
     @discardableResult
     public static func <~ (property: MutableProperty<Value>, source: Signal<Value>) -> Disposable {
-        let target = WeakReference(property)
-        let observer = Unowned<Observer<Value>>()
-        let made = ClosureObserver<Value>(
-            onValue: { value in
-                guard let property = target.object else { return observer.object?.dispose() ?? () }
-                property.value = value
-            }, onCompleted: nil)
-        observer.object = made
-        return source.core.add(made)
+        source.core.add(ClosureObserver(while: property) { property, value in property.value = value })
     }
 
     /// Sets `property` to the current value of `source` now, then to every change.
@@ -113,16 +127,10 @@ extension MutableProperty {
     /// Each change is copied on the thread that makes it.
     @discardableResult
     public static func <~ (property: MutableProperty<Value>, source: Property<Value>) -> Disposable {
-        let target = WeakReference(property)
-        let observer = Unowned<Observer<Change<Value>>>()
-        let made = ClosureObserver<Change<Value>>(
-            onValue: { change in
-                guard case .changed(let value) = change else { return }
-                guard let property = target.object else { return observer.object?.dispose() ?? () }
-                property.value = value
-            }, onCompleted: nil)
-        observer.object = made
-        return source.node.core.addObservingCommitted(made)
+        source.node.core.addObservingCommitted(
+            ClosureObserver(while: property) { property, change in
+                if case .changed(let value) = change { property.value = value }
+            })
     }
 
     /// Keeps `left` and `right` equal, copying a change of either to the other.

@@ -58,74 +58,22 @@ extension Signal {
         _ first: Signal<Value>,
         _ others: repeat Signal<each Other>
     ) -> Signal<(Value, repeat each Other)> {
-        first.derived { output in
-            let state = StateCell(LatestValues())
-            let step: (IndexedEvent) -> Void = { event in
-                switch event {
-                case .value(let index, let value):
-                    guard state.value.store(value, at: index) else { return }
-                    output.emit(tuple(state.value.values, as: Value.self, repeat (each Other).self))
-                case .completed:
-                    if state.value.complete() { output.emitCompleted() }
-                }
-            }
-            var inputs = 1
-            for _ in repeat each others { inputs += 1 }
-            state.value.inputs = inputs
-            forwardIndexed(first, repeat each others, to: output, step)
-        }
+        erased(first, repeat each others, combinedBy: Signal<any Sendable>.combineLatest)
     }
 
-    /// Forwards `first` and each of `others` to `output`, every event tagged with its
-    /// input's index (0 for `first`) and run by `step` inside `output`'s serialized section.
-    static func forwardIndexed<each Other: Sendable, Output>(
+    /// `first` and each of `others` type-erased into one list for `combine` (an array
+    /// form of a combining operator), each array it sends made a tuple again.
+    ///
+    /// The pack forms are built on the array forms, so each operator has one state
+    /// machine; the array keeps every input's value at the input's index, so the casts
+    /// of `tuple` match by construction.
+    static func erased<each Other: Sendable>(
         _ first: Signal<Value>,
         _ others: repeat Signal<each Other>,
-        to output: SignalCore<Output>,
-        _ step: @escaping (IndexedEvent) -> Void
-    ) {
-        var count = 0
-        func attach<Input: Sendable>(_ signal: Signal<Input>) {
-            let index = count
-            count += 1
-            signal.forward(
-                to: output, value: { output.serialize(.value(index, $0), step) },
-                completed: { output.serialize(.completed(index), step) })
-        }
-        attach(first)
-        for other in repeat each others { attach(other) }
-    }
-}
-
-/// An event of one of several inputs of a combining operator, tagged with its index.
-enum IndexedEvent {
-    case value(Int, any Sendable)
-    case completed(Int)
-}
-
-/// The latest value of each input of `combineLatest`, type-erased, at the input's index.
-struct LatestValues {
-    var inputs = 0 {
-        didSet { slots = Array(repeating: nil, count: inputs) }
-    }
-    private var slots: [(any Sendable)?] = []
-    private var missing = -1
-    private var completions = 0
-
-    /// Every input's latest value; only valid once `store` returned true.
-    var values: [any Sendable] { slots.compactMap { $0 } }
-
-    /// Stores `value` for input `index`; true once every input has a value.
-    mutating func store(_ value: any Sendable, at index: Int) -> Bool {
-        if missing < 0 { missing = inputs }
-        if slots[index] == nil { missing -= 1 }
-        slots[index] = value
-        return missing == 0
-    }
-
-    /// Records one input's completion; true when it was the last.
-    mutating func complete() -> Bool {
-        completions += 1
-        return completions == inputs
+        combinedBy combine: ([Signal<any Sendable>]) -> Signal<[any Sendable]>
+    ) -> Signal<(Value, repeat each Other)> {
+        var inputs = [first.map { $0 as any Sendable }]
+        for other in repeat each others { inputs.append(other.map { $0 as any Sendable }) }
+        return combine(inputs).map { tuple($0, as: Value.self, repeat (each Other).self) }
     }
 }

@@ -48,25 +48,6 @@ extension Signal {
         _ first: Signal<Value>,
         _ others: repeat Signal<each Other>
     ) -> Signal<(Value, repeat each Other)> {
-        first.derived { output in
-            var inputs = 1
-            for _ in repeat each others { inputs += 1 }
-            var queues = Array(repeating: [any Sendable](), count: inputs)
-            var done = Array(repeating: false, count: inputs)
-            let step: (IndexedEvent) -> Void = { event in
-                switch event {
-                case .value(let index, let value): queues[index].append(value)
-                case .completed(let index): done[index] = true
-                }
-                while queues.allSatisfy({ !$0.isEmpty }) {
-                    let values = queues.indices.map { queues[$0].removeFirst() }
-                    output.emit(tuple(values, as: Value.self, repeat (each Other).self))
-                }
-                if queues.indices.contains(where: { done[$0] && queues[$0].isEmpty }) {
-                    output.emitCompleted()
-                }
-            }
-            forwardIndexed(first, repeat each others, to: output, step)
-        }
+        erased(first, repeat each others, combinedBy: Signal<any Sendable>.zip)
     }
 }

@@ -61,9 +61,31 @@ extension Producer {
     ) -> Producer<Value, NewFailure> {
         let base = self
         return Producer<Value, NewFailure> { input in
-            let state = CatchState(input: input, handler: handler)
-            state.begin(base)
-            return state.subscription
+            // The first run's failure is its last value: the handler's run starts after it,
+            // so the two never overlap, and the first run's own completion is not the end.
+            let runs = CompositeDisposable()
+            let failed = StateCell(false)
+            runs.add(
+                base.makeRun().attach(
+                    value: { result in
+                        switch result {
+                        case .success(let value): input.send(value)
+                        case .failure(let error):
+                            failed.value = true
+                            guard !runs.isDisposed else { return }
+                            runs.add(
+                                handler(error).makeRun().attach(
+                                    value: { second in
+                                        switch second {
+                                        case .success(let value): input.send(value)
+                                        case .failure(let error): input.send(failure: error)
+                                        }
+                                    },
+                                    completed: { input.sendCompleted() }))
+                        }
+                    },
+                    completed: { if !failed.value { input.sendCompleted() } }))
+            return runs
         }
     }
 
@@ -136,27 +158,30 @@ extension Producer {
     ) -> Producer<Value, Failure> {
         let base = self
         return Producer { input in
-            let timer = IdleTimer()
+            // Every step runs serialized on the run's input, the first arming too: the
+            // timer's number (-1 once the run has ended) needs no lock of its own.
+            let timer = SerialDisposable()
+            let generation = StateCell(0)
             @Sendable func arm() {
-                timer.restart { generation in
-                    scheduler.schedule(after: interval) { input.serialize(.timedOut(generation), step) }
-                }
+                guard generation.value >= 0 else { return }
+                generation.value += 1
+                let number = generation.value
+                timer.replace(with: scheduler.schedule(after: interval) { input.serialize(.timedOut(number), step) })
+            }
+            @Sendable func end(_ send: () -> Void) {
+                generation.value = -1
+                timer.dispose()
+                send()
             }
             @Sendable func step(_ event: IdleEvent<Value, Failure>) {
                 switch event {
+                case .started: arm()
                 case .result(.success(let value)):
                     input.send(value)
                     if restartedByValues { arm() }
-                case .result(.failure(let error)):
-                    timer.stop()
-                    input.send(failure: error)
-                case .completed:
-                    timer.stop()
-                    input.sendCompleted()
-                case .timedOut(let generation):
-                    guard timer.isCurrent(generation) else { return }
-                    timer.stop()
-                    input.send(failure: failure)
+                case .result(.failure(let error)): end { input.send(failure: error) }
+                case .completed: end { input.sendCompleted() }
+                case .timedOut(let number): if number == generation.value { end { input.send(failure: failure) } }
                 }
             }
             // The run first, then the timer: a scheduler that runs at once (or a queue that
@@ -165,8 +190,8 @@ extension Producer {
             let run = base.makeRun().attach(
                 value: { input.serialize(.result($0), step) },
                 completed: { input.serialize(.completed, step) })
-            arm()
-            return CompositeDisposable([run, AnyDisposable { timer.stop() }])
+            input.serialize(.started, step)
+            return CompositeDisposable([run, timer])
         }.delivered(on: scheduler)
     }
 
@@ -177,109 +202,13 @@ extension Producer {
     }
 }
 
-/// An event of a run under a `timeout`: `timedOut` carries the
-/// timer it comes from, since a value may restart the timer while an older one fires.
+/// An event of a run under a `timeout`: `timedOut` carries the number of the timer it
+/// comes from, since a value may restart the timer while an older one fires.
 private enum IdleEvent<Value: Sendable, Failure: Error> {
+    case started
     case result(Result<Value, Failure>)
     case completed
     case timedOut(Int)
-}
-
-/// The timer of a `timeout`: the one scheduled now, numbered.
-// Safe to share: `generation`, `scheduled` and `stopped` are touched only under `lock`.
-private final class IdleTimer: @unchecked Sendable {
-    private let lock = SpinLock()
-    private var generation = 0
-    private var scheduled: Disposable?
-    private var stopped = false
-
-    /// Cancels the timer scheduled now and schedules the next, numbered, with `schedule`.
-    func restart(_ schedule: (Int) -> Disposable) {
-        let (number, replaced): (Int, Disposable?) = lock.withLock {
-            generation += 1
-            defer { scheduled = nil }
-            return (generation, scheduled)
-        }
-        replaced?.dispose()
-        guard !lock.withLock({ stopped }) else { return }
-        let timer = schedule(number)
-        let kept = lock.withLock {
-            guard !stopped, generation == number else { return false }
-            scheduled = timer
-            return true
-        }
-        if !kept { timer.dispose() }
-    }
-
-    /// Whether the timer numbered `number` is the one scheduled now.
-    func isCurrent(_ number: Int) -> Bool {
-        lock.withLock { !stopped && number == generation }
-    }
-
-    /// Cancels the timer for good.
-    func stop() {
-        let replaced: Disposable? = lock.withLock {
-            stopped = true
-            defer { scheduled = nil }
-            return scheduled
-        }
-        replaced?.dispose()
-    }
-}
-
-/// One run of `catch`: the first producer's run, then, after its failure, the handler's.
-///
-/// The fields are touched only inside the serialized sections of the run's input, except
-/// `subscription`, which guards itself.
-// Safe to share: see above.
-private final class CatchState<Value: Sendable, Failure: Error, NewFailure: Error>: @unchecked Sendable {
-    enum Event {
-        case first(Result<Value, Failure>)
-        case firstCompleted
-        case second(Result<Value, NewFailure>)
-        case secondCompleted
-    }
-
-    let subscription = CompositeDisposable()
-    private let input: Producer<Value, NewFailure>.Input
-    private let handler: @Sendable (Failure) -> Producer<Value, NewFailure>
-    private var failed = false
-
-    init(
-        input: Producer<Value, NewFailure>.Input, handler: @escaping @Sendable (Failure) -> Producer<Value, NewFailure>
-    ) {
-        self.input = input
-        self.handler = handler
-    }
-
-    func begin(_ base: Producer<Value, Failure>) {
-        let input = self.input
-        subscription.add(
-            base.makeRun().attach(
-                value: { input.serialize(.first($0), self.step) },
-                completed: { input.serialize(.firstCompleted, self.step) }))
-    }
-
-    func step(_ event: Event) {
-        let input = self.input
-        switch event {
-        case .first(.success(let value)), .second(.success(let value)):
-            input.send(value)
-        case .first(.failure(let error)):
-            failed = true
-            guard !subscription.isDisposed else { return }
-            subscription.add(
-                handler(error).makeRun().attach(
-                    value: { input.serialize(.second($0), self.step) },
-                    completed: { input.serialize(.secondCompleted, self.step) }))
-        case .firstCompleted:
-            if !failed { input.sendCompleted() }
-        case .second(.failure(let error)):
-            input.send(failure: error)
-        case .secondCompleted:
-            input.sendCompleted()
-        }
-    }
 }
 
 /// One run of `retry`: attempts of the base producer, one at a time.
