@@ -102,7 +102,8 @@ extension MainActorObserver {
     /// while `target` lives, and disposes itself at the first payload after it is gone.
     @MainActor
     convenience init<Target: AnyObject>(
-        while target: Target, extract: @escaping (Value) -> Payload?, _ update: @escaping @MainActor (Target, Payload) -> Void
+        while target: Target, extract: @escaping (Value) -> Payload?,
+        _ update: @escaping @MainActor (Target, Payload) -> Void
     ) {
         let observer = Unowned<Observer<Value>>()
         self.init(extract: extract) { [weak target] payload in
