@@ -1,3 +1,4 @@
+import Foundation
 import Signals
 
 /// Marble diagrams: a timeline written as text, where each column is one frame.
@@ -261,13 +262,48 @@ extension Producer {
         fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        var error: String?
-        let marbles = MarbleDiagram(parsing: diagram, values: values, failures: failures, error: &error)
-        if let error {
-            reportFailure(error, fileID: fileID, filePath: filePath, line: line, column: column)
+        self.init(
+            marbles: [diagram], values: values, failures: failures, frame: frame, on: scheduler,
+            fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// A producer whose first run plays the first of `diagrams`, its second run the
+    /// second, and so on, each run after the last playing the last again: a stand-in for a
+    /// request that fails before it answers, for testing a retry.
+    ///
+    /// The timelines play as ``init(marbles:values:failures:frame:on:fileID:filePath:line:column:)``'s
+    /// one does, each from the start of its run. The last one repeats, rather than later
+    /// runs sending nothing, so that the one-timeline producer is this one with one
+    /// element, and a stand-in keeps answering as it last did.
+    ///
+    /// ```swift
+    /// // Two failed attempts, then the answer: RxExample's "-#|-#|--r".
+    /// let search = Producer<[String], APIError>(
+    ///     marbles: ["-#", "-#", "--(r|)"], values: ["r": ["Loft"]], failures: ["#": .offline], on: scheduler)
+    /// ```
+    public init(
+        marbles diagrams: [String],
+        values: [String: Value] = [:],
+        failures: [String: Failure] = [:],
+        frame: Duration = .seconds(1),
+        on scheduler: TestScheduler,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let timelines = diagrams.map { diagram in
+            var error: String?
+            let marbles = MarbleDiagram(parsing: diagram, values: values, failures: failures, error: &error)
+            if let error {
+                reportFailure(error, fileID: fileID, filePath: filePath, line: line, column: column)
+            }
+            return error == nil ? marbles.events.map { ($0.frame, $0.event) } : []
         }
-        let events = error == nil ? marbles.events.map { ($0.frame, $0.event) } : []
+        if timelines.isEmpty {
+            reportFailure("no timeline to play", fileID: fileID, filePath: filePath, line: line, column: column)
+        }
+        let runs = RunCounter()
         self.init { input in
+            let events = timelines.isEmpty ? [] : timelines[min(runs.next(), timelines.count - 1)]
             let scheduled = events.map { position, event in
                 scheduler.schedule(after: frame * position) {
                     switch event {
@@ -475,5 +511,20 @@ extension Dictionary where Key == Character {
     /// The same table keyed by one-character strings.
     fileprivate var keyedByString: [String: Value] {
         [String: Value](uniqueKeysWithValues: map { (String($0.key), $0.value) })
+    }
+}
+
+/// Counts the runs of a marble producer, which may start from any thread.
+// Safe to share: `count` is touched only under `lock`.
+private final class RunCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    /// The number of the run starting now, from 0.
+    func next() -> Int {
+        lock.locked {
+            defer { count += 1 }
+            return count
+        }
     }
 }

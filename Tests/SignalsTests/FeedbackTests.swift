@@ -123,6 +123,22 @@ import Testing
         recorder.assertValues(["", "a", "a1", "a1b"])
     }
 
+    /// RxFeedback's plain feedback: a trigger from outside reads the state it finds.
+    @Test func aFeedbackMadeOfTheStatesReadsTheStateAtEachTrigger() {
+        let (taps, tap) = Signal<Void>.pipe()
+        let machine = Property(
+            initial: 1,
+            reduce: { page, next in page = next },
+            feedbacks: Feedback { states in
+                taps.withLatest(from: states) { _, page in page }.filter { $0 < 3 }.map { $0 + 1 }
+            })
+        let recorder = machine.record()
+        tap.send()
+        tap.send()
+        tap.send()
+        recorder.assertValues([1, 2, 3])
+    }
+
     @Test func theStateIsGlitchFreeWithWhatDerivesFromIt() {
         let (steps, send) = Signal<Int>.pipe()
         let machine = Property(initial: 0, reduce: { total, step in total += step }, feedbacks: Feedback(steps))

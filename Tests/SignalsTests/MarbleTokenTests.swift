@@ -103,6 +103,36 @@ import Testing
         #expect(!run.isCompleted)
     }
 
+    /// RxExample's mocks answer each subscription with the next timeline ("-#|-#|--r"):
+    /// a retry test reads as its attempts.
+    @Test func eachRunPlaysTheNextTimelineAndTheLastRepeats() {
+        let scheduler = TestScheduler()
+        let search = Producer<String, Offline>(
+            marbles: ["-#", "--#1", "-(r|)"], values: ["r": "Loft"], failures: ["#": .offline, "#1": .timedOut],
+            on: scheduler)
+        let retried = search.retry(upTo: 2).record(on: scheduler)
+        scheduler.run()
+        // Fails at 1, again two frames later at 3, then answers a frame later at 4.
+        retried.assertMarbles("----(r|)", values: ["r": "Loft"])
+        // Started at 4, the fourth and fifth runs play the last timeline: answered at 5.
+        let fourth = search.record(on: scheduler)
+        let fifth = search.record(on: scheduler)
+        scheduler.run()
+        fourth.assertMarbles("-----(r|)", values: ["r": "Loft"])
+        fifth.assertMarbles("-----(r|)", values: ["r": "Loft"])
+    }
+
+    @Test func noTimelineIsAFailedTestAndRunsThatSendNothing() {
+        let scheduler = TestScheduler()
+        withKnownIssue {
+            let run = Producer<Int, Never>(marbles: [String](), on: scheduler).record(on: scheduler)
+            scheduler.run()
+            #expect(run.events.isEmpty)
+        } matching: { issue in
+            String(describing: issue).contains("no timeline to play")
+        }
+    }
+
     @Test func aRunThatSucceedsIsAssertedWithItsValues() {
         let scheduler = TestScheduler()
         let run = Producer<Int, Offline>(marbles: "--(r|)", values: ["r": 7], on: scheduler).record(on: scheduler)

@@ -91,6 +91,22 @@ func record<Value: Sendable, Failure: Error>(
         #expect(work.stops.value == 1)
     }
 
+    /// ReactiveSwift's `SignalProducer(signal)`: each run hears what the signal sends
+    /// from its start on, and ends with it.
+    @Test func aProducerOfASignalObservesItFromEachRunsStart() {
+        let (signal, input) = Signal<Int>.pipe()
+        let producer = Producer<Int, WorkFailure>(signal)
+        let first = producer.signal().record()
+        input.send(1)
+        let second = producer.signal().record()
+        input.send(2)
+        second.stop()
+        input.send(3)
+        input.sendCompleted()
+        first.assertEvents([.value(.success(1)), .value(.success(2)), .value(.success(3)), .completed])
+        second.assertEvents([.value(.success(2))])
+    }
+
     @Test func startDeliversValuesThenTheFailureOrTheCompletion() {
         let events = Locked<[String]>([])
         Producer<Int, WorkFailure>(value: 7).start(

@@ -82,6 +82,16 @@ public struct Producer<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
+    /// A producer whose every run observes `signal`: the values it sends from the run's
+    /// start, ending when it completes (ReactiveSwift's `SignalProducer(_:)`).
+    ///
+    /// ```swift
+    /// let online = Producer<Void, APIError>(reachability.signal.filter(\.isReachable).map(value: ()))
+    /// ```
+    public init(_ signal: Signal<Value>) {
+        makeRun = { signal.map { .success($0) } }
+    }
+
     /// A producer whose every run sends `value` and completes.
     public init(value: Value) {
         self.init(endingWith: .success(value))

@@ -42,6 +42,21 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
     public init(_ events: Signal<Event>) {
         self.events = { _ in events }
     }
+
+    /// Feeds the machine the events `events` makes of the signal of the states: the
+    /// current state first, then each new one (RxFeedback's plain feedback).
+    ///
+    /// For a feedback that reads the state when something outside happens; an effect per
+    /// state is ``init(skippingRepeated:effects:)``.
+    ///
+    /// ```swift
+    /// Feedback { states in
+    ///     nearBottom.withLatest(from: states) { _, state in state }.filter(\.hasMore).map(value: .loadNextPage)
+    /// }
+    /// ```
+    public init(_ events: @escaping @Sendable (Signal<State>) -> Signal<Event>) {
+        self.events = events
+    }
 }
 
 extension Property {

@@ -74,12 +74,11 @@ struct GithubQuery: Equatable {
     let nextURL: URL?
 }
 
-/// RxExample's `githubSearchRepositories`. Its `loadNextPageTrigger` was a function of the
-/// state's driver, which `Feedback` cannot be made from: here it is the screen's
-/// "near the bottom" signal, and the reducer alone decides whether to load.
+/// RxExample's `githubSearchRepositories`; its `loadNextPageTrigger` is a function of the
+/// states, as there, made a `Feedback` of the states.
 func githubSearchRepositories(
     searchText: Signal<String>,
-    loadNextPageTrigger: Signal<Void>,
+    loadNextPageTrigger: @escaping @Sendable (Signal<GitHubSearchRepositoriesState>) -> Signal<Void>,
     performSearch: @escaping @Sendable (URL) -> Producer<SearchRepositoriesResponse, any Error>
 ) -> Property<GitHubSearchRepositoriesState> {
     let searchPerformerFeedback = Feedback<GitHubSearchRepositoriesState, GitHubCommand>(
@@ -106,7 +105,7 @@ func githubSearchRepositories(
         initial: GitHubSearchRepositoriesState.initial,
         reduce: GitHubSearchRepositoriesState.reduce,
         feedbacks: searchPerformerFeedback,
-        Feedback(loadNextPageTrigger.map(value: .loadMoreItems)),
+        Feedback { states in loadNextPageTrigger(states).map(value: .loadMoreItems) },
         Feedback(searchText.map(GitHubCommand.changeSearch)))
 }
 
@@ -128,7 +127,9 @@ final class GitHubSearchRepositoriesViewModel: Sendable {
         let activityIndicator = Activity<any Error>()
         state = githubSearchRepositories(
             searchText: searchText.throttle(.milliseconds(300), on: scheduler),
-            loadNextPageTrigger: nearBottom,
+            loadNextPageTrigger: { states in
+                nearBottom.withLatest(from: states) { _, state in state }.filter { !$0.shouldLoadNextPage }.map(value: ())
+            },
             performSearch: { url in activityIndicator.track(loadSearchURL(url)) })
         isOffline = state.map(\.isOffline)
         repositories = state.map(\.repositories)

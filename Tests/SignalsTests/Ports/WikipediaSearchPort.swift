@@ -37,8 +37,7 @@ extension Producer {
     /// until the network becomes reachable, then runs again (as often as it takes).
     func retryOnBecomesReachable(_ valueOnFailure: Value, reachabilityService: ReachabilityService) -> Self {
         self.catch { failure in
-            Producer<Void, Failure>(value: ())
-                .flatMap { _ in reachabilityService.reachability.signal.filter(\.reachable) }
+            Producer<ReachabilityStatus, Failure>(reachabilityService.reachability.signal.filter(\.reachable))
                 .flatMap { _ in Producer<Value, Failure>(failure: failure) }
                 .prefix(value: valueOnFailure)
         }

@@ -8,7 +8,9 @@ import Testing
 /// and "down" fails while the network is unreachable.
 ///
 /// RxExample's marble mocks play the next of several timelines at each subscription
-/// (`"-#|-#|--r"`); `Producer(marbles:)` plays one, so the fake counts the attempts itself.
+/// (`"-#|-#|--r"`), as `Producer(marbles: ["-#", "-#", "--r"])` does; here whether an
+/// attempt fails depends on the network at that moment too, so the fake decides each
+/// attempt itself and logs it.
 struct FakeWikipedia: WikipediaAPI, ReachabilityService {
     static let frame = Duration.milliseconds(100)
 
