@@ -128,8 +128,9 @@ final class GitHubSearchRepositoriesViewModel: Sendable {
         state = githubSearchRepositories(
             searchText: searchText.throttle(.milliseconds(300), on: scheduler),
             loadNextPageTrigger: { states in
-                nearBottom.withLatest(from: states) { _, state in state }.filter { !$0.shouldLoadNextPage }.map(
-                    value: ())
+                nearBottom.withLatest(from: states) { _, state in state }
+                    .filter { !$0.shouldLoadNextPage }
+                    .map(value: ())
             },
             performSearch: { url in activityIndicator.track(loadSearchURL(url)) })
         isOffline = state.map(\.isOffline)
