@@ -98,6 +98,27 @@ import ViewModels
         #expect(signedIn(context) == "Signed in as  mei")
     }
 
+    /// A second submit while the first one's sign-in is on its way is refused on the
+    /// screen, and is not sent then or later.
+    @Test func aSecondSubmitWhileSigningInSaysSoAndSendsNothing() async throws {
+        let (harness, context) = setUp()
+        let form = try #require(await harness.run { screen(context.mediator.loginForm()) })
+        _ = await harness.run { form.handle("user", ["mei"]) }
+        _ = await harness.run { form.handle("password", ["homes2026"]) }
+        let before = harness.transport.server.requestsServed
+        harness.transport.holding = true
+        #expect(errorText(form.handle("submit", [])) == nil)
+        #expect(errorText(form.handle("submit", [])) == "already signing in: this submit was not sent")
+        #expect(form.isBusy.value)
+        #expect(form.rootView.render(width: 70).contains("signing in…"))
+        harness.transport.release()
+        await harness.flush()
+        await harness.flush()
+        #expect(!form.isBusy.value)
+        #expect(form.rootView.render(width: 70).contains("signed in as mei"))
+        #expect(harness.transport.server.requestsServed - before == 1)
+    }
+
     /// The screen added by following Docs/Architecture.md's steps: it touched the Login
     /// folder, one new view model file and the shared commands, nothing else.
     @Test func theAccountScreenFollowsSigningInAndOut() async throws {

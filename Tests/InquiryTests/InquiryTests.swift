@@ -60,6 +60,34 @@ import Testing
         #expect(logic.state.value.status?.hasPrefix("! not sent") == true)
     }
 
+    /// The asking action is the gate: a question asked while one is on its way is
+    /// refused with a reason, not queued for later and not sent; once the first has
+    /// landed, the next one goes.
+    @Test func aQuestionWhileOneIsOnItsWayIsRefusedNotQueued() async throws {
+        let harness = harnessWithAccounts()
+        let logic = InquiryLogic(engine: harness.engine)
+        let sending = logic.state.map(\.isSending).record()
+        let path = try photo()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let before = harness.transport.server.requestsServed
+        harness.transport.holding = true
+        #expect(logic.ask(kind: .rent, listingID: 1, text: "quiet?", photoPath: nil) == nil)
+        let refused = "a message is already on its way: this one was not sent"
+        #expect(logic.ask(kind: .rent, listingID: 1, text: "sunny?", photoPath: nil) == refused)
+        #expect(logic.ask(kind: .new, listingID: 4, text: "light?", photoPath: path) == refused)
+        // Bad input says what is wrong with it, running or not.
+        #expect(logic.ask(kind: .rent, listingID: 1, text: " ", photoPath: nil) == "write something to ask")
+        harness.transport.release()
+        await harness.flush()
+        await harness.flush()
+        #expect(harness.transport.server.requestsServed - before == 1)
+        sending.assertValues([false, true, false])
+        #expect(logic.state.value.status?.hasPrefix("sent to the agent (Q-") == true)
+        #expect(await harness.run { logic.ask(kind: .rent, listingID: 1, text: "sunny?", photoPath: nil) } == nil)
+        #expect(harness.transport.server.requestsServed - before == 2)
+        sending.assertValues([false, true, false, true, false])
+    }
+
     @Test func aLogicLetGoWhileItsCallIsInFlightIsFreed() async {
         let harness = harnessWithAccounts()
         harness.transport.holding = true

@@ -51,6 +51,33 @@ import Testing
         #expect(logic.state.value.failure == nil)
     }
 
+    /// The sign-in's action is the gate: submits while one sign-in is on its way are
+    /// refused at once, not queued for later and not sent, and the state shows one run.
+    @Test func submitsWhileASignInRunsAreRefusedNotQueued() async {
+        let harness = harnessWithAccounts()
+        let logic = LoginLogic(engine: harness.engine)
+        logic.setUsername("mei")
+        logic.setPassword("homes2026")
+        let submitting = logic.state.map(\.isSubmitting).record()
+        let signedIn = logic.state.map(\.signedInAs).record()
+        let before = harness.transport.server.requestsServed
+        harness.transport.holding = true
+        #expect(logic.submit())
+        #expect(!logic.submit())
+        #expect(!logic.submit())
+        harness.transport.release()
+        await harness.flush()
+        await harness.flush()
+        // One request, one run: nothing refused came back later.
+        #expect(harness.transport.server.requestsServed - before == 1)
+        submitting.assertValues([false, true, false])
+        signedIn.assertValues([nil, "mei"])
+        // Once it ended, the action is enabled again.
+        #expect(await harness.run { logic.submit() })
+        #expect(harness.transport.server.requestsServed - before == 2)
+        submitting.assertValues([false, true, false, true, false])
+    }
+
     @Test func aSignInCancelledThenStartedAgainInOneTurnEndsTheFirstAndSignsInWithTheSecond() async {
         let harness = harnessWithAccounts()
         let logic = LoginLogic(engine: harness.engine)

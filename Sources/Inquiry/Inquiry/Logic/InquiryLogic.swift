@@ -6,37 +6,69 @@ import Signals
 
 /// The inquiry form's logic: reads the photo, then sends the message through the inquiry
 /// APIs, so the screen makes one call (`ask`) and sees one result (`state`). A plain
-/// message is one call, `inquiry/send`; one with a photo takes three: an upload slot, the
-/// upload, then the message with the photo's URL. Each call is a producer tracked by an
-/// `Activity`, which says whether one is on its way and why it failed; `state` is derived
-/// from it and the step the logic is at.
+/// message is one call, `inquiry/send`; one with a photo takes three, one after the other:
+/// an upload slot, the upload, then the message with the photo's URL. Asking is an
+/// `Action` whose work is that chain of producers: it is the gate, so a question asked
+/// while one is on its way is refused, never queued or sent twice. An `Activity` tracking
+/// the action says whether one is on its way and why it failed; `state` is derived from it
+/// and the step the logic is at.
 @MainActor
 package final class InquiryLogic: InquirySender {
     /// Sending, sent or failed, and whether a message is on its way: the one place that
     /// says so.
     package let state: Property<InquiryState>
-    /// The step the logic is at ("sending…", "sent to the agent"); a failure the activity
-    /// knows takes its place.
-    private let step = MutableProperty<String?>(nil)
-    private let activity = Activity<APIResult>()
-    private var run: Disposable?
-    private let slotManager: APIManager<InquiryUploadSlotAPI>
-    private let uploadManager: APIManager<InquiryUploadAPI>
-    private let sendManager: APIManager<InquirySendAPI>
+    /// One question at a time; its output is the reference the agent's service gave it.
+    private let asking: Action<InquiryMessage, String?>
+    private let activity = Activity<any Error>()
+    /// Sends when the user cancels: the calls of the question on its way last until then.
+    /// (An action whose work calls a completion ends a cancelled run at once and drops its
+    /// result; stopping the requests is the work's own business.)
+    private let cancels: Signal<Void>.Input
 
     /// The largest photo accepted, in bytes.
     package static let maximumPhotoSize = 512 * 1024
 
     /// Logic sending through `engine`'s `account` service.
     package init(engine: APIEngine) {
-        slotManager = APIManager(InquiryUploadSlotAPI(), engine: engine)
-        uploadManager = APIManager(InquiryUploadAPI(), engine: engine)
-        sendManager = APIManager(InquirySendAPI(), engine: engine)
+        let calls = Calls(
+            slot: APIManager(InquiryUploadSlotAPI(), engine: engine),
+            upload: APIManager(InquiryUploadAPI(), engine: engine), send: APIManager(InquirySendAPI(), engine: engine))
+        // The step the logic is at ("sending…", "sent to the agent"); a failure the
+        // activity knows takes its place.
+        let step = MutableProperty<String?>(nil)
+        let (cancelled, cancels) = Signal<Void>.pipe()
+        self.cancels = cancels
+        asking = Action { message, done in
+            // The reference and the end of the run in one batch (the run's end also turns
+            // the action's `isExecuting`, and so the activity, false): one change of `state`
+            // per end, as for a failure.
+            calls.asking(message, step: step).take(until: cancelled).start(
+                value: { reference in
+                    withBatchedChanges {
+                        step.value = "sent to the agent (\(reference ?? "?"))"
+                        done(.success(reference))
+                    }
+                },
+                failed: { failure in withBatchedChanges { done(.failure(failure)) } },
+                // Ended with no reference (or stopped by a cancel, whose run has ended
+                // already): only the first call of `done` counts.
+                completed: { withBatchedChanges { done(.failure(APIResult(kind: .noContent))) } })
+        }
+        activity.track(asking)
         // The activity changes running and the failure in one batch, and a call starts or
         // ends in one batch with the step: one change per start or end.
         state = Property.combineLatest(step, activity.isRunning, activity.failure).map { step, isRunning, failure in
-            let problem = failure.map { "! not sent: \($0.message ?? "the inquiry service failed")" }
-            return InquiryState(status: problem ?? step, isSending: isRunning)
+            InquiryState(status: Self.describe(failure) ?? step, isSending: isRunning)
+        }
+    }
+
+    /// What the screen says of the failure a question ended with.
+    private nonisolated static func describe(_ failure: (any Error)?) -> String? {
+        switch failure {
+        case nil: nil
+        case is CancellationError: "! not sent: cancelled"
+        case let result as APIResult: "! not sent: \(result.message ?? "the inquiry service failed")"
+        default: "! not sent: the inquiry service failed"
         }
     }
 
@@ -63,9 +95,9 @@ package final class InquiryLogic: InquirySender {
         return .success(data)
     }
 
-    /// Asks about a listing; returns a problem at once for bad input.
+    /// Asks about a listing; returns a problem at once for bad input, or when a question
+    /// is already on its way (the action refuses to start another: nothing is sent).
     package func ask(kind: ListingKind, listingID: Int, text: String, photoPath: String?) -> String? {
-        guard !state.value.isSending else { return "a message is already on its way" }
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return "write something to ask" }
         var photo: Data?
         if let photoPath {
@@ -75,57 +107,47 @@ package final class InquiryLogic: InquirySender {
             }
         }
         let message = InquiryMessage(kind: kind.rawValue, listingID: listingID, text: text, photo: photo)
-        // A call that did not start has ended, and said why, already: its failure shows.
-        if let photo {
-            start(
-                slotManager.call { data, _ in data["slot"]?.stringValue }, "uploading the photo…"
-            ) { [weak self] slot in
-                self?.upload(photo, into: slot, then: message)
-            }
-        } else {
-            send(message, photoURL: nil)
+        // The start and its first step in one batch: one change of `state`. A call that did
+        // not start has ended, and said why, already: its failure shows.
+        guard withBatchedChanges({ asking.apply(message) }) else {
+            return "a message is already on its way: this one was not sent"
         }
         return nil
     }
 
-    /// Stops the message on its way, if any; the status then says it was not sent.
+    /// Stops the message on its way, if any: its run ends now, so the status says it was
+    /// not sent, and its call in flight is cancelled (and no later call starts).
     package func cancel() {
-        guard state.value.isSending else { return }
-        withBatchedChanges {
-            run?.dispose()
-            step.value = "! not sent: cancelled"
-        }
+        withBatchedChanges { asking.cancel() }
+        cancels.send()
     }
 
-    private func upload(_ photo: Data, into slot: String?, then message: InquiryMessage) {
-        let parameters = ["slot": slot ?? "", "photo": photo.base64EncodedString()]
-        start(uploadManager.call(with: parameters) { data, _ in data["url"]?.stringValue }, nil) {
-            [weak self] url in
-            self?.send(message, photoURL: url)
-        }
-    }
+    /// The inquiry APIs' managers, and the calls one question makes of them.
+    private struct Calls: Sendable {
+        let slot: APIManager<InquiryUploadSlotAPI>
+        let upload: APIManager<InquiryUploadAPI>
+        let send: APIManager<InquirySendAPI>
 
-    private func send(_ message: InquiryMessage, photoURL: String?) {
-        var parameters = ["kind": message.kind, "id": String(message.listingID), "text": message.text]
-        parameters["photo_url"] = photoURL
-        start(
-            sendManager.call(with: parameters) { data, _ in data["reference"]?.stringValue }, "sending…"
-        ) { [weak self] reference in
-            self?.step.value = "sent to the agent (\(reference ?? "?"))"
-        }
-    }
-
-    /// Starts `call`, tracked, showing `status` (the step shown so far when nil) while it
-    /// goes, in one batch; `next` gets its output (in the batch of the call's end), and a
-    /// failure is the activity's.
-    private func start<Output>(
-        _ call: Producer<Output, APIResult>, _ status: String?, next: @escaping @MainActor (Output) -> Void
-    ) {
-        withBatchedChanges {
-            if let status { step.value = status }
-            run = activity.track(call).start { outcome in
-                if case .success(let output) = outcome { next(output) }
+        /// The calls that ask `message`, one after the other, each setting `step` as it starts
+        /// (the upload keeps the step before it); the one value is the message's reference.
+        func asking(_ message: InquiryMessage, step: MutableProperty<String?>) -> Producer<String?, APIResult> {
+            let send = self.send
+            @Sendable func sending(photoURL: String?) -> Producer<String?, APIResult> {
+                var parameters = ["kind": message.kind, "id": String(message.listingID), "text": message.text]
+                parameters["photo_url"] = photoURL
+                return send.call(with: parameters) { data, _ in data["reference"]?.stringValue }
+                    .on(started: { step.value = "sending…" })
             }
+            guard let photo = message.photo else { return sending(photoURL: nil) }
+            let upload = self.upload
+            return slot.call { data, _ in data["slot"]?.stringValue }
+                .on(started: { step.value = "uploading the photo…" })
+                .flatMap(.concat) { slot in
+                    upload.call(with: ["slot": slot ?? "", "photo": photo.base64EncodedString()]) { data, _ in
+                        data["url"]?.stringValue
+                    }
+                }
+                .flatMap(.concat) { url in sending(photoURL: url) }
         }
     }
 }

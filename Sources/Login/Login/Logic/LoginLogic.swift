@@ -4,9 +4,10 @@ import Signals
 
 /// The sign-in form's business logic: the fields, their rules, and submitting them once.
 ///
-/// `submit()` starts the call as a producer tracked by an `Activity`, which says whether
-/// it runs and why it failed; `state` is derived from the fields and the activity, one
-/// value per change.
+/// Signing in is an `Action`: it is the gate, so a submit while a sign-in is on its way
+/// (or while the fields break a rule) is refused at once, never queued and never sent
+/// twice. An `Activity` tracking the action says whether it runs and why it failed;
+/// `state` is derived from the fields and that activity, one value per change.
 @MainActor
 package final class LoginLogic {
     /// The form and how signing in went: the one place that says whether a sign-in is on
@@ -14,74 +15,108 @@ package final class LoginLogic {
     package let state: Property<LoginState>
     /// What the logic sets: the fields, who signed in, and whether the last sign-in's
     /// failure still shows.
-    private let form = MutableProperty(Form())
-    private let activity = Activity<APIResult>()
-    private var run: Disposable?
-    private let manager: APIManager<LoginAPI>
+    private let form: MutableProperty<Form>
+    /// One sign-in at a time, enabled while the fields follow the rules; its output is the
+    /// user signed in.
+    private let signIn: Action<Credentials, String>
+    private let activity = Activity<any Error>()
+    /// Sends when the user cancels: the call on its way lasts until then. (An action whose
+    /// work calls a completion ends a cancelled run at once and drops its result; stopping
+    /// the request is the work's own business.)
+    private let cancels: Signal<Void>.Input
 
     /// Logic signing in through `engine`'s `account` service.
     package init(engine: APIEngine) {
-        manager = APIManager(LoginAPI(), engine: engine)
+        let manager = APIManager(LoginAPI(), engine: engine)
+        let form = MutableProperty(Form())
+        let (cancelled, cancels) = Signal<Void>.pipe()
+        (self.form, self.cancels) = (form, cancels)
+        signIn = Action(enabledIf: form.map { $0.isValid }) { credentials, done in
+            let parameters = ["username": credentials.username, "password": credentials.password]
+            let call = manager.call(with: parameters) { _, call in
+                call.parameters["username"] ?? credentials.username
+            }
+            // Who signed in and the end of the run in one batch (the run's end also turns
+            // the action's `isExecuting`, and so the activity, false): one change of `state`
+            // per end, as for a failure.
+            call.take(until: cancelled).start(
+                value: { user in
+                    withBatchedChanges {
+                        form.modify { $0.signedInAs = user }
+                        done(.success(user))
+                    }
+                },
+                failed: { failure in withBatchedChanges { done(.failure(failure)) } },
+                // Ended with no user (or stopped by a cancel, whose run has ended already):
+                // only the first call of `done` counts, so after a value this does nothing.
+                completed: { withBatchedChanges { done(.failure(APIResult(kind: .noContent))) } })
+        }
+        activity.track(signIn)
         // The activity changes running and the failure in one batch, and a sign-in starts
         // and lands in one batch with the fields: one change per start or end.
         state = Property.combineLatest(form, activity.isRunning, activity.failure).map { form, isRunning, failure in
-            let problem = failure.map { $0.message ?? "signing in failed" } ?? (form.wasCancelled ? "cancelled" : nil)
-            return LoginState(
+            LoginState(
                 username: form.username, password: form.password, isSubmitting: isRunning,
-                signedInAs: form.signedInAs, failure: form.showsFailure ? problem : nil)
+                signedInAs: form.signedInAs, failure: form.showsFailure ? Self.describe(failure) : nil)
+        }
+    }
+
+    /// What the screen says of the failure a sign-in ended with.
+    private nonisolated static func describe(_ failure: (any Error)?) -> String? {
+        switch failure {
+        case nil: nil
+        case is CancellationError: "cancelled"
+        case let result as APIResult: result.message ?? "signing in failed"
+        default: "signing in failed"
         }
     }
 
     /// Sets who signs in; a changed field makes the last failure stale.
     package func setUsername(_ username: String) {
-        var next = form.value
-        next.username = username
-        next.showsFailure = false
-        form.value = next
+        form.modify {
+            $0.username = username
+            $0.showsFailure = false
+        }
     }
 
     /// Sets the password; a changed field makes the last failure stale.
     package func setPassword(_ password: String) {
-        var next = form.value
-        next.password = password
-        next.showsFailure = false
-        form.value = next
+        form.modify {
+            $0.password = password
+            $0.showsFailure = false
+        }
     }
 
     /// Starts signing in with the fields as they are; false (and nothing sent) while the
-    /// form is invalid or a sign-in is on its way.
+    /// form is invalid or a sign-in is on its way: the action refuses that start.
     @discardableResult
     package func submit() -> Bool {
-        let now = state.value
-        guard now.canSubmit else { return false }
-        let call = manager.call(with: ["username": now.username, "password": now.password]) { _, call in
-            call.parameters["username"] ?? now.username
+        let fields = form.value
+        // The start and the failure shown again in one batch: one change of `state`. A
+        // call that did not start has ended, and said why, already.
+        return withBatchedChanges {
+            let started = signIn.apply(Credentials(username: fields.username, password: fields.password))
+            if started { form.modify { $0.showsFailure = true } }
+            return started
         }
-        withBatchedChanges {
-            var next = form.value
-            (next.showsFailure, next.wasCancelled) = (true, false)
-            form.value = next
-            run = activity.track(call).start { [weak self] outcome in
-                // A failure is the activity's; a success lands in the batch of the call's end.
-                if case .success(let user) = outcome { self?.form.value.signedInAs = user }
-            }
-        }
-        // A call that did not start has ended, and said why, already.
-        return state.value.isSubmitting
     }
 
     /// Signs out.
     package func signOut() {
-        form.value.signedInAs = nil
+        form.modify { $0.signedInAs = nil }
     }
 
-    /// Stops a sign-in on its way: its request is cancelled now and `failure` says so.
+    /// Stops a sign-in on its way: its run ends now, so `failure` says "cancelled", and
+    /// its request is cancelled.
     package func cancel() {
-        guard state.value.isSubmitting else { return }
-        withBatchedChanges {
-            run?.dispose()
-            form.value.wasCancelled = true
-        }
+        withBatchedChanges { signIn.cancel() }
+        cancels.send()
+    }
+
+    /// What one sign-in sends.
+    private struct Credentials: Sendable {
+        let username: String
+        let password: String
     }
 
     /// The fields and who signed in, as the logic sets them.
@@ -91,8 +126,11 @@ package final class LoginLogic {
         var signedInAs: String?
         /// Whether the last sign-in's failure shows: from a submit until a field changes.
         var showsFailure = false
-        /// Whether the user stopped the last sign-in.
-        var wasCancelled = false
+
+        /// Whether both fields follow the rules, so a sign-in may start.
+        var isValid: Bool {
+            LoginLogic.problem(username: username) == nil && LoginLogic.problem(password: password) == nil
+        }
     }
 
     // MARK: - Rules (strong business logic)

@@ -70,8 +70,11 @@ package final class LoginController: Screen {
         case "submit":
             guard arguments.isEmpty else { return .error("usage: submit") }
             if logic.submit() { return .handled }
+            // The sign-in's action refused the start: say why, from the state it refused on.
             let state = logic.state.value
-            return .error(state.isSubmitting ? "already signing in" : state.failure ?? "fix the form first")
+            return .error(
+                state.isSubmitting
+                    ? "already signing in: this submit was not sent" : state.failure ?? "fix the form first")
         default:
             return nil
         }
