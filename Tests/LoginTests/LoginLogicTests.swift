@@ -140,3 +140,109 @@ import Testing
         ])
     }
 }
+
+/// The account service refusing sign-ins as overloaded (503, "try again shortly") is
+/// waited out: the sign-in is tried again after a pause on the logic's scheduler, a test
+/// scheduler here, so no real time passes.
+@MainActor @Suite struct LoginOverloadTests {
+    /// Refuses the first `refusals` requests as the embedded API does when overloaded, and
+    /// hands the others to `transport`.
+    // Safe to share: `refusals` and `attempts` are touched only under `lock`.
+    final class OverloadedTransport: HTTPTransport, @unchecked Sendable {
+        /// A refusal, answered at once: nothing to stop.
+        struct Refused: TransportTask {
+            func cancel() {}
+        }
+
+        private let lock = NSLock()
+        private let transport: any HTTPTransport
+        private var refusals: Int
+        private var attempts = 0
+
+        init(passingTo transport: any HTTPTransport, refusing refusals: Int) {
+            self.transport = transport
+            self.refusals = refusals
+        }
+
+        /// How many requests came, refused or not.
+        var requests: Int { lock.withLock { attempts } }
+
+        func send(
+            _ request: HTTPRequest, timeout: Duration,
+            completion: @escaping @Sendable (Result<HTTPResponse, TransportFailure>) -> Void
+        ) -> any TransportTask {
+            let refuse: Bool = lock.withLock {
+                attempts += 1
+                guard refusals > 0 else { return false }
+                refusals -= 1
+                return true
+            }
+            guard refuse else { return transport.send(request, timeout: timeout, completion: completion) }
+            let body = #"{"code": 5031, "message": "too many signed requests; try again shortly"}"#
+            completion(.success(HTTPResponse(status: 503, body: Data(body.utf8))))
+            return Refused()
+        }
+    }
+
+    func logic(refusing refusals: Int) -> (LoginLogic, OverloadedTransport, TestScheduler, HomesHarness) {
+        let harness = HomesHarness(services: [HomesHarness.account])
+        let transport = OverloadedTransport(passingTo: harness.transport, refusing: refusals)
+        let engine = APIEngine(
+            services: ServiceRegistry([HomesHarness.account]), transport: transport, timeout: .seconds(3_600))
+        let scheduler = TestScheduler()
+        let logic = LoginLogic(engine: engine, scheduler: scheduler)
+        logic.setUsername("mei")
+        logic.setPassword("homes2026")
+        return (logic, transport, scheduler, harness)
+    }
+
+    @Test func anOverloadedServiceIsTriedAgainAfterAPauseAndTheSignInLands() async {
+        let (logic, transport, scheduler, harness) = logic(refusing: 2)
+        let states = logic.state.map { [$0.isSubmitting ? "submitting" : "idle", $0.failure ?? "-"] }.record()
+        let pause = LoginLogic.overloadRetry.pause
+        #expect(await harness.run { logic.submit() })
+        #expect(transport.requests == 1)
+        // Refused: nothing more until the pause has passed on the scheduler.
+        scheduler.advance(by: pause - .milliseconds(1))
+        await harness.flush()
+        #expect(transport.requests == 1)
+        #expect(logic.state.value.isSubmitting)
+        // A second submit meanwhile is refused by the action, as always.
+        #expect(!logic.submit())
+        scheduler.advance(by: .milliseconds(1))
+        await harness.flush()
+        #expect(transport.requests == 2)
+        scheduler.advance(by: pause)
+        await harness.flush()
+        #expect(transport.requests == 3)
+        // The answer is delivered on the scheduler.
+        scheduler.advance()
+        #expect(logic.state.value.signedInAs == "mei")
+        states.assertValues([["idle", "-"], ["submitting", "-"], ["idle", "-"]])
+    }
+
+    @Test func anOverloadThatLastsEndsWithTheServicesMessage() async {
+        let times = LoginLogic.overloadRetry.times
+        let (logic, transport, scheduler, harness) = logic(refusing: times + 1)
+        #expect(await harness.run { logic.submit() })
+        for _ in 0..<times {
+            scheduler.advance(by: LoginLogic.overloadRetry.pause)
+            await harness.flush()
+        }
+        scheduler.advance()
+        #expect(transport.requests == times + 1)
+        #expect(!logic.state.value.isSubmitting)
+        #expect(logic.state.value.failure == "too many signed requests; try again shortly")
+        #expect(logic.state.value.signedInAs == nil)
+    }
+
+    @Test func otherFailuresAreNotTriedAgain() async {
+        let (logic, transport, scheduler, harness) = logic(refusing: 0)
+        logic.setPassword("wrong2026")
+        #expect(await harness.run { logic.submit() })
+        scheduler.advance(by: LoginLogic.overloadRetry.pause * 4)
+        await harness.flush()
+        #expect(transport.requests == 1)
+        #expect(logic.state.value.failure == "wrong username or password")
+    }
+}

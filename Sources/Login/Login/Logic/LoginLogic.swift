@@ -25,17 +25,22 @@ package final class LoginLogic {
     /// the request is the work's own business.)
     private let cancels: Signal<Void>.Input
 
-    /// Logic signing in through `engine`'s `account` service.
-    package init(engine: APIEngine) {
+    /// How long a sign-in waits before it tries again when the account service says it is
+    /// overloaded ("try again shortly"), and how many times it does.
+    package nonisolated static let overloadRetry = (pause: Duration.seconds(1), times: 2)
+
+    /// Logic signing in through `engine`'s `account` service; the pause before a sign-in
+    /// is tried again is measured on `scheduler`, where the call's events are delivered.
+    package init(engine: APIEngine, scheduler: any Scheduler = MainScheduler()) {
         let manager = APIManager(LoginAPI(), engine: engine)
         let form = MutableProperty(Form())
         let (cancelled, cancels) = Signal<Void>.pipe()
         (self.form, self.cancels) = (form, cancels)
         signIn = Action(enabledIf: form.map { $0.isValid }) { credentials, done in
             let parameters = ["username": credentials.username, "password": credentials.password]
-            let call = manager.call(with: parameters) { _, call in
-                call.parameters["username"] ?? credentials.username
-            }
+            let call = Self.triedAgainWhenOverloaded(
+                manager.call(with: parameters) { _, call in call.parameters["username"] ?? credentials.username },
+                on: scheduler)
             // Who signed in and the end of the run in one batch (the run's end also turns
             // the action's `isExecuting`, and so the activity, false): one change of `state`
             // per end, as for a failure.
@@ -59,6 +64,29 @@ package final class LoginLogic {
                 username: form.username, password: form.password, isSubmitting: isRunning,
                 signedInAs: form.signedInAs, failure: form.showsFailure ? Self.describe(failure) : nil)
         }
+    }
+
+    /// `call`, tried again after a pause when the account service refuses it as overloaded
+    /// (503, "try again shortly"); any other failure ends it at once.
+    ///
+    /// Only that refusal is tried again: the server gives it before it reads the request,
+    /// so nothing was done yet, where after a timeout the service may have acted on it. The other
+    /// failures pass `retry` as values, and are failures again after it.
+    private nonisolated static func triedAgainWhenOverloaded(
+        _ call: Producer<String, APIResult>, on scheduler: any Scheduler
+    ) -> Producer<String, APIResult> {
+        call.map { Result<String, APIResult>.success($0) }
+            .catch { failure in
+                failure.kind == .serverError(status: 503)
+                    ? Producer(failure: failure) : Producer(value: .failure(failure))
+            }
+            .retry(upTo: overloadRetry.times, after: overloadRetry.pause, on: scheduler)
+            .flatMap(.concat) { outcome -> Producer<String, APIResult> in
+                switch outcome {
+                case .success(let user): Producer(value: user)
+                case .failure(let failure): Producer(failure: failure)
+                }
+            }
     }
 
     /// What the screen says of the failure a sign-in ended with.
