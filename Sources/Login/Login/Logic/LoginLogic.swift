@@ -70,8 +70,8 @@ package final class LoginLogic {
     /// (503, "try again shortly"); any other failure ends it at once.
     ///
     /// Only that refusal is tried again: the server gives it before it reads the request,
-    /// so nothing was done yet, where after a timeout the service may have acted on it. The other
-    /// failures pass `retry` as values, and are failures again after it.
+    /// so nothing was done yet, where after a timeout the service may have acted on it.
+    /// The other failures pass `retry` as values, and are failures again after it.
     private nonisolated static func triedAgainWhenOverloaded(
         _ call: Producer<String, APIResult>, on scheduler: any Scheduler
     ) -> Producer<String, APIResult> {
