@@ -6,6 +6,13 @@ import Testing
 
 /// `APIManager.call`: a call as a producer, tracked by an `Activity`.
 @MainActor @Suite struct APIManagerProducerTests {
+    /// How a test's run is tracked: told beside the outcome's path
+    /// (`start(tracking:ended:)`, a logic's way), or with the activity's forwarder on it
+    /// (`activity.track(producer).start(ended:)`).
+    enum Tracking: CaseIterable, Sendable {
+        case beside, forwarded
+    }
+
     let engine = APIEngine(
         services: ServiceRegistry([APIService(name: "rentals", baseURL: URL(string: "https://api.example")!)]),
         transport: InProcessTransport { request in
@@ -19,7 +26,7 @@ import Testing
     /// from the start on, every change of what a logic would derive from what it stores at
     /// the end and the activity: `stored|running|failure`.
     func outcome(
-        _ producer: Producer<[String], APIResult>, _ activity: Activity<APIResult>
+        _ producer: Producer<[String], APIResult>, _ activity: Activity<APIResult>, tracking: Tracking = .beside
     ) async -> (Result<[String], APIResult>, changes: [String]) {
         let stored = MutableProperty<[String]>([])
         let derived = Property.combineLatest(stored, activity.isRunning, activity.failure).map {
@@ -29,9 +36,13 @@ import Testing
         let observation = derived.signal.observe { change in changes.withLock { $0.append(change) } }
         defer { observation.dispose() }
         let outcome = await withCheckedContinuation { continuation in
-            _ = activity.track(producer).start { outcome in
+            let ended: @MainActor (Result<[String], APIResult>) -> Void = { outcome in
                 if case .success(let titles) = outcome { stored.value = titles }
                 continuation.resume(returning: outcome)
+            }
+            switch tracking {
+            case .beside: producer.start(tracking: activity, ended: ended)
+            case .forwarded: activity.track(producer).start(ended: ended)
             }
         }
         return (outcome, changes.withLock { $0 })
@@ -41,14 +52,17 @@ import Testing
         manager.call(with: ["city": city], reformer: RentalTitlesReformer())
     }
 
-    @Test func aRunEndsWithTheReformedDataOrTheFailedResultAndTheDerivedStateChangesOncePerEnd() async {
+    @Test(arguments: Tracking.allCases)
+    func aRunEndsWithTheReformedDataOrTheFailedResultAndTheDerivedStateChangesOncePerEnd(
+        tracking: Tracking
+    ) async {
         let manager = APIManager(RentalTitlesAPI(), engine: engine)
         let activity = Activity<APIResult>()
-        let loaded = await outcome(titles(manager, city: "shanghai"), activity)
+        let loaded = await outcome(titles(manager, city: "shanghai"), activity, tracking: tracking)
         #expect((try? loaded.0.get()) == ["shanghai"])
         // One change at the start, one at the end: never "not running, nothing stored yet".
         #expect(loaded.changes == ["|true|", "shanghai|false|"])
-        let failed = await outcome(titles(manager, city: "nowhere"), activity)
+        let failed = await outcome(titles(manager, city: "nowhere"), activity, tracking: tracking)
         #expect(failed.0.failure?.message == "no such city")
         #expect(failed.changes == ["|true|", "|false|no such city"])
         #expect(activity.failure.value?.message == "no such city")
@@ -107,10 +121,55 @@ import Testing
         let manager = APIManager(RentalTitlesAPI(), engine: engine)
         let activity = Activity<APIResult>()
         let ended = await withCheckedContinuation { continuation in
-            _ = activity.track(titles(manager, city: "wuhan")).start { continuation.resume(returning: $0) }
+            _ = titles(manager, city: "wuhan").start(tracking: activity) { continuation.resume(returning: $0) }
             manager.cancelAllRequests()
         }
         #expect(ended.failure?.kind == .cancelled)
+        #expect(!activity.isRunning.value)
+        #expect(activity.failure.value?.kind == .cancelled)
+    }
+
+    /// A run tracked beside its path that is disposed ends for its activity at once (not
+    /// running, no failure), cancels its call, and never calls `ended`; the activity
+    /// then follows the next run alone.
+    @Test func disposingARunTrackedBesideItsPathEndsItForTheActivityAndItHearsNothing() async {
+        let manager = APIManager(RentalTitlesAPI(), engine: engine)
+        let activity = Activity<APIResult>()
+        let run = titles(manager, city: "beijing").start(tracking: activity) { _ in
+            Issue.record("a disposed run ended")
+        }
+        #expect(activity.isRunning.value && manager.isLoading)
+        run.dispose()
+        #expect(!activity.isRunning.value && !manager.isLoading)
+        #expect(activity.failure.value == nil)
+        let next = await outcome(titles(manager, city: "shanghai"), activity)
+        #expect((try? next.0.get()) == ["shanghai"])
+        #expect(next.changes == ["|true|", "shanghai|false|"])
+    }
+
+    /// A run tracked beside its path that fails at once (its call refused) or completes
+    /// with no value leaves its failure in the activity before `ended` hears of it, and
+    /// the activity stops running.
+    @Test func aRunTrackedBesideItsPathThatEndsWithNoValueSetsTheActivitysFailureFirst() async {
+        let activity = Activity<APIResult>()
+        let empty = Producer<Int, APIResult> { input in
+            input.sendCompleted()
+            return AnyDisposable {}
+        }
+        let seen = await withCheckedContinuation { continuation in
+            _ = empty.start(tracking: activity) { outcome in
+                continuation.resume(returning: (outcome.failure?.kind, activity.failure.value?.kind))
+            }
+        }
+        #expect(seen.0 == .noContent && seen.1 == .noContent)
+        #expect(!activity.isRunning.value)
+        let refused = Producer<Int, APIResult>(failure: APIResult(kind: .cancelled, message: "refused"))
+        let told = await withCheckedContinuation { continuation in
+            _ = refused.start(tracking: activity) { outcome in
+                continuation.resume(returning: (outcome.failure?.message, activity.failure.value?.message))
+            }
+        }
+        #expect(told.0 == "refused" && told.1 == "refused")
         #expect(!activity.isRunning.value)
     }
 

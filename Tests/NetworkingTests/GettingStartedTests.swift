@@ -40,7 +40,7 @@ final class RentalTitlesLogic {
 
     private func start(_ page: APICallPage) {
         let call = manager.call(with: ["city": "shanghai"], page: page, reformer: RentalTitlesReformer())
-        activity.track(call).start { [current] outcome in
+        call.start(tracking: activity) { [current] outcome in
             if case .success(let titles) = outcome { current.value += titles }
         }
     }

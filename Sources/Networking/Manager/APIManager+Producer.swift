@@ -30,7 +30,7 @@ extension APIManager {
     ///
     /// ```swift
     /// let call = manager.call(with: ["id": "3"]) { data, call in DetailReformer().reform(data, of: call) }
-    /// run = activity.track(call).start { outcome in show(outcome) }
+    /// run = call.start(tracking: activity) { outcome in show(outcome) }
     /// ```
     ///
     /// - Parameters:
@@ -109,29 +109,108 @@ extension Producer where Failure == APIResult {
     /// Starts a run of an API call and calls `ended` once, on the main actor, when it ends.
     ///
     /// `ended` gets the run's first value or its failure as it is delivered: for a call of
-    /// ``APIManager/call(with:page:reform:)``, in the batch of the run's end, so what a
-    /// logic stores there and what an `Activity` tracking the run says change together.
-    /// An activity has been told of a failure by then; of a success, within the same batch.
+    /// ``APIManager/call(with:page:reform:)``, in the batch of the run's end.
     ///
     /// - Parameter ended: Called with the run's first value, or with its failure (a run
     ///   that completes without a value fails with ``APIResultKind/noContent``).
     /// - Returns: The run; disposing it stops the run, and `ended` is not called.
     @MainActor @discardableResult
     public func start(ended: @escaping @MainActor (Result<Value, APIResult>) -> Void) -> Disposable {
+        start(told: nil, ended: ended)
+    }
+
+    /// Starts a run of an API call tracked by `activity`, and calls `ended` once, on the
+    /// main actor, when it ends: a logic's call.
+    ///
+    /// The run's outcome goes from the run to `ended` directly; `activity` is told of the
+    /// run beside it (through a run of its own that starts with this one and ends with it),
+    /// not handed the outcome to pass on, as `activity.track(producer).start(ended:)`
+    /// would. For a call of ``APIManager/call(with:page:reform:)``, `ended` and the
+    /// activity's end are in the batch of the run's end, so what a logic stores in `ended`
+    /// and what it derives from `activity` change together: a failure is the activity's
+    /// before `ended` hears of it, a success lands before the activity stops running.
+    ///
+    /// ```swift
+    /// run = manager.call(with: filters, reformer: ListingListReformer())
+    ///     .start(tracking: activity) { [weak self] outcome in self?.land(outcome) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - activity: Counts the run as running from now until it ends or is disposed, and
+    ///     keeps its failure.
+    ///   - ended: Called with the run's first value, or with its failure (a run that
+    ///     completes without a value fails with ``APIResultKind/noContent``).
+    /// - Returns: The run; disposing it stops the run and ends it for `activity` (with no
+    ///   failure), and `ended` is not called.
+    @MainActor @discardableResult
+    public func start(
+        tracking activity: Activity<APIResult>, ended: @escaping @MainActor (Result<Value, APIResult>) -> Void
+    ) -> Disposable {
+        let told = TrackedRun()
+        let tracked = activity.track(
+            Producer<Void, APIResult> { input in
+                told.hold(input)
+                return AnyDisposable {}
+            }
+        ).start(value: { _ in }, failed: { _ in })
+        let run = start(told: told, ended: ended)
+        return AnyDisposable {
+            run.dispose()
+            tracked.dispose()
+        }
+    }
+
+    /// Starts a run whose outcome goes to `ended` once, telling `told` (when given) of
+    /// the run's end first for a failure and after `ended` for a value.
+    @MainActor
+    private func start(
+        told: TrackedRun?, ended: @escaping @MainActor (Result<Value, APIResult>) -> Void
+    ) -> Disposable {
         let once = EndedOnce()
         let run = signal()
         let outcomes = run.observeOnMainActor { outcome in
-            if once.claim() { ended(outcome) }
+            guard once.claim() else { return }
+            if case .failure(let failure) = outcome { told?.end(failing: failure) }
+            ended(outcome)
         }
         let completion = run.observeCompleted {
             // Behind any value still queued to the main actor for `ended`.
-            MainScheduler.perform { if once.claim() { ended(.failure(APIResult(kind: .noContent))) } }
+            MainScheduler.perform {
+                if once.claim() {
+                    told?.end(failing: APIResult(kind: .noContent))
+                    ended(.failure(APIResult(kind: .noContent)))
+                } else {
+                    told?.end(failing: nil)
+                }
+            }
         }
         return AnyDisposable {
             once.stop()
             outcomes.dispose()
             completion.dispose()
         }
+    }
+}
+
+/// The run an `Activity` tracks for a call started with
+/// ``Producer/start(tracking:ended:)``: it is told of the call's end, set once from any
+/// thread.
+final class TrackedRun: Sendable {
+    private let input = Mutex<Producer<Void, APIResult>.Input?>(nil)
+
+    /// Keeps the input of the tracked run, until it ends.
+    func hold(_ input: Producer<Void, APIResult>.Input) {
+        self.input.withLock { $0 = input }
+    }
+
+    /// Ends the tracked run, with `failure` or successfully; later calls do nothing.
+    func end(failing failure: APIResult?) {
+        let held = input.withLock { held in
+            defer { held = nil }
+            return held
+        }
+        guard let held else { return }
+        if let failure { held.send(failure: failure) } else { held.sendCompleted() }
     }
 }
 

@@ -23,7 +23,7 @@ import Synchronization
 ///     let activity = Activity<APIResult>()
 ///     func show(city: String) {
 ///         let call = manager.call(with: ["city": city], reformer: ListingListReformer())
-///         run = activity.track(call).start { [weak self] outcome in
+///         run = call.start(tracking: activity) { [weak self] outcome in
 ///             if case .success(let listings) = outcome { self?.rows.value = listings }
 ///         }
 ///     }

@@ -62,7 +62,7 @@ package final class ListingDetailLogic {
         withBatchedChanges {
             run?.dispose()
             loaded.value.problem = nil
-            run = activity.track(call).start { [weak self] outcome in
+            run = call.start(tracking: activity) { [weak self] outcome in
                 // A failure is the activity's; a success lands in the batch of the call's end.
                 guard let self, case .success(let detail) = outcome else { return }
                 loaded.value = Loaded(

@@ -155,7 +155,7 @@ package final class ListingLogic {
             var next = next
             next.wasCancelled = false
             pages.value = next
-            run = activity.track(call).start { [weak self] in self?.land($0) }
+            run = call.start(tracking: activity) { [weak self] in self?.land($0) }
         }
     }
 
