@@ -116,7 +116,7 @@ extension Producer where Failure == APIResult {
     /// - Returns: The run; disposing it stops the run, and `ended` is not called.
     @MainActor @discardableResult
     public func start(ended: @escaping @MainActor (Result<Value, APIResult>) -> Void) -> Disposable {
-        start(told: nil, ended: ended)
+        start(EndedRun(), tracked: nil, ended: ended)
     }
 
     /// Starts a run of an API call tracked by `activity`, and calls `ended` once, on the
@@ -146,71 +146,43 @@ extension Producer where Failure == APIResult {
     public func start(
         tracking activity: Activity<APIResult>, ended: @escaping @MainActor (Result<Value, APIResult>) -> Void
     ) -> Disposable {
-        let told = TrackedRun()
+        let run = EndedRun()
         let tracked = activity.track(
             Producer<Void, APIResult> { input in
-                told.hold(input)
-                return AnyDisposable {}
+                run.tell(input)
+                return run
             }
         ).start(value: { _ in }, failed: { _ in })
-        let run = start(told: told, ended: ended)
-        return AnyDisposable {
-            run.dispose()
-            tracked.dispose()
-        }
+        return start(run, tracked: tracked, ended: ended)
     }
 
-    /// Starts a run whose outcome goes to `ended` once, telling `told` (when given) of
-    /// the run's end first for a failure and after `ended` for a value.
+    /// Starts a run whose outcome goes to `ended` once, telling `run`'s tracked run (if
+    /// any) of the end: first for a failure, after `ended` for a value. Disposing the run
+    /// disposes `tracked` too.
     @MainActor
     private func start(
-        told: TrackedRun?, ended: @escaping @MainActor (Result<Value, APIResult>) -> Void
+        _ run: EndedRun, tracked: Disposable?, ended: @escaping @MainActor (Result<Value, APIResult>) -> Void
     ) -> Disposable {
-        let once = EndedOnce()
-        let run = signal()
-        let outcomes = run.observeOnMainActor { outcome in
-            guard once.claim() else { return }
-            if case .failure(let failure) = outcome { told?.end(failing: failure) }
+        let outcomes = signal()
+        let values = outcomes.observeOnMainActor { outcome in
+            guard run.claim() else { return }
+            if case .failure(let failure) = outcome { run.end(failing: failure) }
             ended(outcome)
         }
-        let completion = run.observeCompleted {
+        let completion = outcomes.observeCompleted {
             // Behind any value still queued to the main actor for `ended`.
             MainScheduler.perform {
-                if once.claim() {
-                    told?.end(failing: APIResult(kind: .noContent))
-                    ended(.failure(APIResult(kind: .noContent)))
-                } else {
-                    told?.end(failing: nil)
-                }
+                guard run.claim() else { return run.end(failing: nil) }
+                run.end(failing: APIResult(kind: .noContent))
+                ended(.failure(APIResult(kind: .noContent)))
             }
         }
         return AnyDisposable {
-            once.stop()
-            outcomes.dispose()
+            _ = run.claim()
+            values.dispose()
             completion.dispose()
+            tracked?.dispose()
         }
-    }
-}
-
-/// The run an `Activity` tracks for a call started with
-/// ``Producer/start(tracking:ended:)``: it is told of the call's end, set once from any
-/// thread.
-final class TrackedRun: Sendable {
-    private let input = Mutex<Producer<Void, APIResult>.Input?>(nil)
-
-    /// Keeps the input of the tracked run, until it ends.
-    func hold(_ input: Producer<Void, APIResult>.Input) {
-        self.input.withLock { $0 = input }
-    }
-
-    /// Ends the tracked run, with `failure` or successfully; later calls do nothing.
-    func end(failing failure: APIResult?) {
-        let held = input.withLock { held in
-            defer { held = nil }
-            return held
-        }
-        guard let held else { return }
-        if let failure { held.send(failure: failure) } else { held.sendCompleted() }
     }
 }
 
@@ -247,17 +219,45 @@ final class APICallRun: Sendable {
     }
 }
 
-/// Whether a run's `ended` was called (or the run disposed), claimed once from any thread.
-final class EndedOnce: Sendable {
+/// One run of ``Producer/start(ended:)`` or ``Producer/start(tracking:ended:)``: whether
+/// its `ended` was called (or the run disposed), claimed once from any thread, and, when an
+/// activity tracks it, the input of the activity's run, told of the end once.
+///
+/// It is also the disposable of the activity's run, which lets go of the input when it
+/// ends.
+final class EndedRun: Disposable {
     private let claimed = Atomic(false)
+    private let tracked = Mutex<Producer<Void, APIResult>.Input?>(nil)
 
-    /// True for the first caller only.
+    /// True for the first caller only: the one that calls `ended`, or the disposal.
     func claim() -> Bool {
         !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 
-    /// Claims it for a disposal: `ended` is not called after.
-    func stop() {
-        _ = claim()
+    /// Keeps the input of the activity's run, until that run ends.
+    func tell(_ input: Producer<Void, APIResult>.Input) {
+        tracked.withLock { $0 = input }
+    }
+
+    /// Ends the activity's run, with `failure` or successfully; later calls do nothing.
+    func end(failing failure: APIResult?) {
+        guard let input = takeInput() else { return }
+        if let failure { input.send(failure: failure) } else { input.sendCompleted() }
+    }
+
+    /// Whether the activity's run has no input held: it ended, or there is none.
+    var isDisposed: Bool { tracked.withLock { $0 == nil } }
+
+    /// Lets go of the activity's run's input without telling it (it ended, or was
+    /// disposed).
+    func dispose() {
+        _ = takeInput()
+    }
+
+    private func takeInput() -> Producer<Void, APIResult>.Input? {
+        tracked.withLock { held in
+            defer { held = nil }
+            return held
+        }
     }
 }
