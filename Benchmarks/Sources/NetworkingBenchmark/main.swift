@@ -11,6 +11,7 @@
 //   call-unsigned  one APIManager call (`manager.call`), in-process, unsigned | a handler through two bare queue hops
 //   call-signed    the same, signed (HMAC-SHA256)                       | the same two hops
 //   cache-hit      a call answered from the memory cache                | one bare hop on the main queue
+//   call-tracked   call-unsigned tracked by an Activity, as a logic's call is | the same two hops
 //   call-delegate  call-unsigned through the delegate adapter (`loadData`) | the same two hops
 //   sha256         SHA-256 of 64 MiB, called from this module           | coreutils `sha256sum` on the same bytes
 //   json           parse 1 MB of listings into JSONValue                | Foundation's JSONSerialization
@@ -20,7 +21,7 @@ import Foundation
 import Networking
 import Signals
 
-let allScenarios = ["call-unsigned", "call-signed", "cache-hit", "call-delegate", "sha256", "json"]
+let allScenarios = ["call-unsigned", "call-signed", "cache-hit", "call-tracked", "call-delegate", "sha256", "json"]
 let options = BenchmarkOptions.parse(
     program: "networking-bench", defaultRuns: 5, usage: "[\(allScenarios.joined(separator: " "))]..."
 ) { name in
@@ -87,6 +88,11 @@ final class Driver: APIManagerDelegate, APIManagerParameterSource {
 
     func succeeded() { next() }
 
+    /// A run of the call ended with `outcome`.
+    func ended(_ outcome: Result<Void, APIResult>) {
+        if case .failure = outcome { failed() } else { succeeded() }
+    }
+
     func failed() {
         failures += 1
         next()
@@ -111,23 +117,29 @@ func runMainLoop(until finished: () -> Bool) {
 /// One engine and manager per call scenario, kept across runs (as an app keeps them).
 ///
 /// Calls go through the primary path, a run of `manager.call(with:reform:)` ended on the
-/// main actor as a logic ends it, or, with `viaDelegate`, through `loadData()` and the
-/// delegate adapter.
+/// main actor (`.ended`), tracked by an `Activity` as a logic tracks it (`.tracked`), or
+/// through `loadData()` and the delegate adapter (`.delegate`).
 @MainActor
 final class CallBench {
+    /// How a call is made and ended.
+    enum Path {
+        case ended, tracked, delegate
+    }
+
     let transport = InProcessTransport { _ in response }
     let manager: APIManager<BenchAPI>
     let driver = Driver()
-    let viaDelegate: Bool
+    let path: Path
     private let call: Producer<Void, APIResult>
+    private let activity = Activity<APIResult>()
 
-    init(service: String, cache: CachePolicy, viaDelegate: Bool) {
+    init(service: String, cache: CachePolicy, path: Path) {
         manager = APIManager(
             BenchAPI(serviceName: service, cachePolicy: cache),
             engine: APIEngine(services: services, transport: transport))
-        self.viaDelegate = viaDelegate
+        self.path = path
         call = manager.call(with: callParameters) { _, _ in () }
-        if viaDelegate {
+        if path == .delegate {
             manager.delegate = driver
             manager.parameterSource = driver
             driver.reload = { [unowned manager] in manager.loadData() }
@@ -148,9 +160,11 @@ final class CallBench {
 
     /// Starts one run of the call; its end starts the next.
     private func startCall() {
-        call.start(ended: { [driver] outcome in
-            if case .failure = outcome { driver.failed() } else { driver.succeeded() }
-        })
+        if path == .tracked {
+            call.start(tracking: activity) { [driver] outcome in driver.ended(outcome) }
+        } else {
+            call.start(ended: { [driver] outcome in driver.ended(outcome) })
+        }
     }
 }
 
@@ -197,10 +211,10 @@ final class HopFloor {
 
 @MainActor
 func callScenario(
-    _ name: String, service: String, cache: CachePolicy, hops: Int, goal: String, viaDelegate: Bool = false
+    _ name: String, service: String, cache: CachePolicy, hops: Int, goal: String, path: CallBench.Path = .ended
 ) {
     let calls = count(5_000)
-    let bench = CallBench(service: service, cache: cache, viaDelegate: viaDelegate)
+    let bench = CallBench(service: service, cache: cache, path: path)
     if let thresholdRun {
         thresholdRun.measure(name, events: calls) { _ = bench.run(calls) }
         if bench.driver.failures > 0 {
@@ -357,8 +371,10 @@ for scenario in chosen {
     case "call-unsigned": callScenario(scenario, service: "plain", cache: .none, hops: 2, goal: "<= 2")
     case "call-signed": callScenario(scenario, service: "signed", cache: .none, hops: 2, goal: "none set")
     case "cache-hit": callScenario(scenario, service: "plain", cache: .memory(), hops: 1, goal: "none set")
+    case "call-tracked":
+        callScenario(scenario, service: "plain", cache: .none, hops: 2, goal: "none set", path: .tracked)
     case "call-delegate":
-        callScenario(scenario, service: "plain", cache: .none, hops: 2, goal: "none set", viaDelegate: true)
+        callScenario(scenario, service: "plain", cache: .none, hops: 2, goal: "none set", path: .delegate)
     case "sha256": try sha256Scenario()
     case "json": try jsonScenario()
     default: break
