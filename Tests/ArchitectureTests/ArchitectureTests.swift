@@ -448,6 +448,25 @@ import Testing
         #expect(checked >= 4, "only \(checked) logics with an activity were found")
     }
 
+    /// A logic's call reaches it in two hand-offs after the transport answers (the run's
+    /// landing, then the run's input to the logic's observer; `Docs/Architecture.md`,
+    /// step 5): a logic starts its calls with `start(tracking:)`, which tells its
+    /// `Activity` beside that path, never through `activity.track(_:)`, which puts the
+    /// activity's forwarder on it.
+    @Test func noLogicForwardsACallThroughItsActivity() throws {
+        var checked = 0
+        for feature in Self.features {
+            let logic = try files(in: "\(feature)/\(feature)/Logic")
+            for (name, text) in logic where text.contains("Activity<APIResult>") {
+                let file = "\(feature)/Logic/\(name)"
+                #expect(!text.contains("activity.track("), "\(file) forwards a call through its activity")
+                #expect(text.contains(".start(tracking: activity)"), "\(file) does not start its calls tracked")
+                checked += 1
+            }
+        }
+        #expect(checked >= 4, "only \(checked) logics that call an API were found")
+    }
+
     /// Work is waited for by observing it, never by sleeping and looking again.
     @Test func nothingOutsideTheBenchmarksSleeps() throws {
         let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
