@@ -147,6 +147,27 @@ import Testing
         #expect(next.changes == ["|true|", "shanghai|false|"])
     }
 
+    /// What `ended` does with a failure lands in one change with the activity's failure
+    /// and end: a logic that keeps something of a failure changes its state once.
+    @Test func whatEndedDoesWithAFailureChangesOnceWithTheActivity() async {
+        let manager = APIManager(RentalTitlesAPI(), engine: engine)
+        let activity = Activity<APIResult>()
+        let note = MutableProperty("")
+        let derived = Property.combineLatest(note, activity.isRunning, activity.failure).map {
+            "\($0)|\($1)|\($2?.message ?? "")"
+        }
+        let changes = Mutex<[String]>([])
+        let observation = derived.signal.observe { change in changes.withLock { $0.append(change) } }
+        defer { observation.dispose() }
+        await withCheckedContinuation { continuation in
+            _ = titles(manager, city: "nowhere").start(tracking: activity) { outcome in
+                if case .failure = outcome { note.value = "failed" }
+                continuation.resume()
+            }
+        }
+        #expect(changes.withLock { $0 } == ["|true|", "failed|false|no such city"])
+    }
+
     /// A run tracked beside its path that fails at once (its call refused) or completes
     /// with no value leaves its failure in the activity before `ended` hears of it, and
     /// the activity stops running.

@@ -109,7 +109,10 @@ extension Producer where Failure == APIResult {
     /// Starts a run of an API call and calls `ended` once, on the main actor, when it ends.
     ///
     /// `ended` gets the run's first value or its failure as it is delivered: for a call of
-    /// ``APIManager/call(with:page:reform:)``, in the batch of the run's end.
+    /// ``APIManager/call(with:page:reform:)``, in the batch of the run's end. An
+    /// `Activity` tracking the producer (`activity.track(call)`) has been told of a failure
+    /// by then, of a success within the same batch, as its forwarder passes the outcome
+    /// on; ``start(tracking:ended:)`` tells an activity without standing on the path.
     ///
     /// - Parameter ended: Called with the run's first value, or with its failure (a run
     ///   that completes without a value fails with ``APIResultKind/noContent``).
@@ -149,7 +152,7 @@ extension Producer where Failure == APIResult {
         let run = EndedRun()
         let tracked = activity.track(
             Producer<Void, APIResult> { input in
-                run.tell(input)
+                run.hold(input)
                 return run
             }
         ).start(value: { _ in }, failed: { _ in })
@@ -167,15 +170,21 @@ extension Producer where Failure == APIResult {
         let outcomes = signal()
         let values = outcomes.observeOnMainActor { outcome in
             guard run.claim() else { return }
-            if case .failure(let failure) = outcome { run.end(failing: failure) }
-            ended(outcome)
+            guard case .failure(let failure) = outcome else { return ended(outcome) }
+            // What `ended` does with the failure changes with the activity's failure.
+            withBatchedChanges {
+                run.end(failing: failure)
+                ended(outcome)
+            }
         }
         let completion = outcomes.observeCompleted {
             // Behind any value still queued to the main actor for `ended`.
             MainScheduler.perform {
                 guard run.claim() else { return run.end(failing: nil) }
-                run.end(failing: APIResult(kind: .noContent))
-                ended(.failure(APIResult(kind: .noContent)))
+                withBatchedChanges {
+                    run.end(failing: APIResult(kind: .noContent))
+                    ended(.failure(APIResult(kind: .noContent)))
+                }
             }
         }
         return AnyDisposable {
@@ -236,7 +245,7 @@ final class EndedRun: Disposable {
     }
 
     /// Keeps the input of the activity's run, until that run ends.
-    func tell(_ input: Producer<Void, APIResult>.Input) {
+    func hold(_ input: Producer<Void, APIResult>.Input) {
         tracked.withLock { $0 = input }
     }
 
