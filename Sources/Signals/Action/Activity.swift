@@ -37,20 +37,20 @@ public final class Activity<Failure: Error>: Sendable {
     public func track<Value: Sendable>(_ producer: Producer<Value, Failure>) -> Producer<Value, Failure> {
         Producer { input in
             self.begin()
-            let ended = RunEnd()
+            let ended = AtomicFlag()
             let run = producer.start(
                 value: { input.send($0) },
                 failed: { failure in
-                    if ended.claim() { self.end(failing: failure) }
+                    if !ended.exchange(true) { self.end(failing: failure) }
                     input.send(failure: failure)
                 },
                 completed: {
-                    if ended.claim() { self.end(failing: nil) }
+                    if !ended.exchange(true) { self.end(failing: nil) }
                     input.sendCompleted()
                 })
             return AnyDisposable {
                 run.dispose()
-                if ended.claim() { self.end(failing: nil) }
+                if !ended.exchange(true) { self.end(failing: nil) }
             }
         }
     }
@@ -70,15 +70,15 @@ public final class Activity<Failure: Error>: Sendable {
     /// ```
     public func track<Value: Sendable>(_ signal: Signal<Value>) -> Signal<Value> {
         signal.derivedInDelivery { output in
-            let ended = RunEnd()
+            let ended = AtomicFlag()
             output.onStart {
                 self.begin()
-                output.addUpstream(AnyDisposable { if ended.claim() { self.end(failing: nil) } })
+                output.addUpstream(AnyDisposable { if !ended.exchange(true) { self.end(failing: nil) } })
             }
             signal.forward(
                 to: output, value: { output.sendInDelivery($0) },
                 completed: {
-                    if ended.claim() { self.end(failing: nil) }
+                    if !ended.exchange(true) { self.end(failing: nil) }
                     output.sendCompleted()
                 })
         }
@@ -117,40 +117,11 @@ extension Activity where Failure == any Error {
     /// activity.track(refresh)        // one spinner for both
     /// ```
     public func track<Input: Sendable, Output: Sendable>(_ action: Action<Input, Output>) {
-        let wasExecuting = Flag()
+        let wasExecuting = AtomicFlag()
         action.isExecuting.observe { [weak self] executing in
             guard let self, wasExecuting.exchange(executing) != executing else { return }
             if executing { self.begin() } else { self.end(failing: nil) }
         }.dispose(in: actions)
         action.errors.observe { [weak self] error in self?.lastFailure.value = error }.dispose(in: actions)
-    }
-}
-
-/// Whether an action was executing when last seen, from any thread.
-// Safe to share: `value` is touched only under `lock`.
-private final class Flag: @unchecked Sendable {
-    private let lock = SpinLock()
-    private var value = false
-
-    /// Stores `new` and returns what was stored.
-    func exchange(_ new: Bool) -> Bool {
-        lock.withLock {
-            defer { value = new }
-            return value
-        }
-    }
-}
-
-/// Whether a run's end has been counted, claimed once from any thread.
-// Safe to share: `ended` is touched only under `lock`.
-private final class RunEnd: @unchecked Sendable {
-    private let lock = SpinLock()
-    private var ended = false
-
-    func claim() -> Bool {
-        lock.withLock {
-            defer { ended = true }
-            return !ended
-        }
     }
 }

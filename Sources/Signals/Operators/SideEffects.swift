@@ -1,12 +1,4 @@
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Foundation
 
 extension Signal {
     /// Runs `value` and `completed` as the events pass, before this signal's observers get them.
@@ -58,12 +50,12 @@ extension Signal {
         to log: @escaping @Sendable (String) -> Void = { StandardError.writeLine($0) }
     ) -> Signal<Value> {
         derivedInDelivery { output in
-            let ended = CompletionFlag()
+            let ended = AtomicFlag()
             output.onStart {
                 log("\(label): started")
                 output.addUpstream(
                     AnyDisposable {
-                        if !ended.isSet { log("\(label): disposed") }
+                        if !ended.value { log("\(label): disposed") }
                     })
             }
             forward(
@@ -73,7 +65,7 @@ extension Signal {
                     output.sendInDelivery(element)
                 },
                 completed: {
-                    ended.set()
+                    ended.exchange(true)
                     log("\(label): completed")
                     output.sendCompleted()
                 })
@@ -84,28 +76,9 @@ extension Signal {
 /// Where ``Signal/logEvents(_:to:)`` writes by default.
 @usableFromInline
 enum StandardError {
-    /// Writes `line` and a newline to standard error, in one piece when it can.
+    /// Writes `line` and a newline to standard error, in one write.
     @usableFromInline
     static func writeLine(_ line: String) {
-        var text = line + "\n"
-        text.withUTF8 { bytes in
-            var rest = UnsafeRawBufferPointer(bytes)
-            while !rest.isEmpty {
-                let written = write(2, rest.baseAddress, rest.count)
-                guard written > 0 else { return }
-                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
-            }
-        }
-    }
-}
-
-/// Whether a signal has completed, read from the thread that lets go of it.
-final class CompletionFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-
-    var isSet: Bool { value.load(ordering: .acquiring) }
-
-    func set() {
-        value.store(true, ordering: .releasing)
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }
