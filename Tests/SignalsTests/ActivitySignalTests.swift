@@ -22,6 +22,26 @@ extension ActivityTests {
         running.assertValues([false, true, false])
     }
 
+    /// Work that is neither a producer nor a signal (a call telling its logic directly)
+    /// tells the activity beside it: counted from `begin()` to the first call of its end.
+    @Test func aRunBegunByHandCountsUntilItsEndIsCalledOnceWithItsFailure() {
+        let activity = Activity<WorkFailure>()
+        let running = activity.isRunning.record()
+        let failures = activity.failure.record()
+        let first = activity.begin()
+        let second = activity.begin()
+        first(.offline)
+        first(nil)  // only the first call counts: the run is not ended twice
+        #expect(activity.isRunning.value, "the second run is still on its way")
+        #expect(activity.failure.value == .offline)
+        second(nil)
+        let third = activity.begin()
+        #expect(activity.failure.value == nil, "a start clears the failure")
+        third(.timedOut)
+        running.assertValues([false, true, false, true, false])
+        failures.assertValues([nil, .offline, nil, .timedOut])
+    }
+
     @Test func aTrackedSignalThatIsLetGoOfStopsCountingAndStopsItsWork() {
         let activity = Activity<WorkFailure>()
         let stops = Locked(0)

@@ -119,15 +119,15 @@ extension Producer where Failure == APIResult {
     /// - Returns: The run; disposing it stops the run, and `ended` is not called.
     @MainActor @discardableResult
     public func start(ended: @escaping @MainActor (Result<Value, APIResult>) -> Void) -> Disposable {
-        start(EndedRun(), tracked: nil, ended: ended)
+        start(EndedRun(), ended: ended)
     }
 
     /// Starts a run of an API call tracked by `activity`, and calls `ended` once, on the
     /// main actor, when it ends: a logic's call.
     ///
     /// The run's outcome goes from the run to `ended` directly; `activity` is told of the
-    /// run beside it (through a run of its own that starts with this one and ends with it),
-    /// not handed the outcome to pass on, as `activity.track(producer).start(ended:)`
+    /// run beside it (``Signals/Activity/begin()`` now, its end with the run's), not handed
+    /// the outcome to pass on, as `activity.track(producer).start(ended:)`
     /// would. For a call of ``APIManager/call(with:page:reform:)``, `ended` and the
     /// activity's end are in the batch of the run's end, so what a logic stores in `ended`
     /// and what it derives from `activity` change together: a failure is the activity's
@@ -149,23 +149,16 @@ extension Producer where Failure == APIResult {
     public func start(
         tracking activity: Activity<APIResult>, ended: @escaping @MainActor (Result<Value, APIResult>) -> Void
     ) -> Disposable {
-        let run = EndedRun()
-        let tracked = activity.track(
-            Producer<Void, APIResult> { input in
-                run.hold(input)
-                return run
-            }
-        ).start(value: { _ in }, failed: { _ in })
-        return start(run, tracked: tracked, ended: ended)
+        start(EndedRun(endingActivity: activity.begin()), ended: ended)
     }
 
-    /// Starts a run whose outcome goes to `ended` once, telling `run`'s tracked run (if
-    /// any) of the end: first for a failure, after `ended` for a value. Disposing the run
-    /// disposes `tracked` too. Inlined into both starts: called, it cost each call of
+    /// Starts a run whose outcome goes to `ended` once, telling `run`'s activity (if any)
+    /// of the end: first for a failure, after `ended` for a value; disposing the run ends
+    /// it for the activity with no failure. Inlined into both starts: called, it cost each call of
     /// `networking-bench`'s `call-unsigned` 2,300-3,000 instructions more (callgrind).
     @MainActor @inline(__always)
     private func start(
-        _ run: EndedRun, tracked: Disposable?, ended: @escaping @MainActor (Result<Value, APIResult>) -> Void
+        _ run: EndedRun, ended: @escaping @MainActor (Result<Value, APIResult>) -> Void
     ) -> Disposable {
         let outcomes = signal()
         let values = outcomes.observeOnMainActor { outcome in
@@ -191,7 +184,7 @@ extension Producer where Failure == APIResult {
             _ = run.claim()
             values.dispose()
             completion.dispose()
-            tracked?.dispose()
+            run.end(failing: nil)
         }
     }
 }
@@ -231,43 +224,22 @@ final class APICallRun: Sendable {
 
 /// One run of ``Producer/start(ended:)`` or ``Producer/start(tracking:ended:)``: whether
 /// its `ended` was called (or the run disposed), claimed once from any thread, and, when an
-/// activity tracks it, the input of the activity's run, told of the end once.
-///
-/// It is also the disposable of the activity's run, which lets go of the input when it
-/// ends.
-final class EndedRun: Disposable {
+/// activity tracks it, the end of the activity's count, told once (later calls do nothing).
+final class EndedRun: Sendable {
     private let claimed = Atomic(false)
-    private let tracked = Mutex<Producer<Void, APIResult>.Input?>(nil)
+    private let endActivity: (@Sendable (APIResult?) -> Void)?
+
+    init(endingActivity endActivity: (@Sendable (APIResult?) -> Void)? = nil) {
+        self.endActivity = endActivity
+    }
 
     /// True for the first caller only: the one that calls `ended`, or the disposal.
     func claim() -> Bool {
         !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 
-    /// Keeps the input of the activity's run, until that run ends.
-    func hold(_ input: Producer<Void, APIResult>.Input) {
-        tracked.withLock { $0 = input }
-    }
-
-    /// Ends the activity's run, with `failure` or successfully; later calls do nothing.
+    /// Ends the run for its activity, with `failure` or successfully; later calls do nothing.
     func end(failing failure: APIResult?) {
-        guard let input = takeInput() else { return }
-        if let failure { input.send(failure: failure) } else { input.sendCompleted() }
-    }
-
-    /// Whether the activity's run has no input held: it ended, or there is none.
-    var isDisposed: Bool { tracked.withLock { $0 == nil } }
-
-    /// Lets go of the activity's run's input without telling it (it ended, or was
-    /// disposed).
-    func dispose() {
-        _ = takeInput()
-    }
-
-    private func takeInput() -> Producer<Void, APIResult>.Input? {
-        tracked.withLock { held in
-            defer { held = nil }
-            return held
-        }
+        endActivity?(failure)
     }
 }

@@ -36,23 +36,39 @@ public final class Activity<Failure: Error>: Sendable {
     /// gets the event that ends it.
     public func track<Value: Sendable>(_ producer: Producer<Value, Failure>) -> Producer<Value, Failure> {
         Producer { input in
-            self.begin()
-            let ended = AtomicFlag()
+            let end = self.begin()
             let run = producer.start(
                 value: { input.send($0) },
                 failed: { failure in
-                    if !ended.exchange(true) { self.end(failing: failure) }
+                    end(failure)
                     input.send(failure: failure)
                 },
                 completed: {
-                    if !ended.exchange(true) { self.end(failing: nil) }
+                    end(nil)
                     input.sendCompleted()
                 })
             return AnyDisposable {
                 run.dispose()
-                if !ended.exchange(true) { self.end(failing: nil) }
+                end(nil)
             }
         }
+    }
+
+    /// Counts a run of work that is neither a producer nor a signal, from now until the
+    /// returned closure is called with the failure the run ended with, or nil; only its
+    /// first call counts.
+    ///
+    /// For code that stands beside the work rather than on its path: a call whose outcome
+    /// goes straight to its logic tells its activity here, without a run of its own.
+    ///
+    /// ```swift
+    /// let end = activity.begin()
+    /// upload.resume { error in end(error) }
+    /// ```
+    public func begin() -> @Sendable (Failure?) -> Void {
+        started()
+        let ended = AtomicFlag()
+        return { failure in if !ended.exchange(true) { self.ended(failing: failure) } }
     }
 
     /// Returns `signal` with its run tracked by this activity.
@@ -72,13 +88,13 @@ public final class Activity<Failure: Error>: Sendable {
         signal.derivedInDelivery { output in
             let ended = AtomicFlag()
             output.onStart {
-                self.begin()
-                output.addUpstream(AnyDisposable { if !ended.exchange(true) { self.end(failing: nil) } })
+                self.started()
+                output.addUpstream(AnyDisposable { if !ended.exchange(true) { self.ended(failing: nil) } })
             }
             signal.forward(
                 to: output, value: { output.sendInDelivery($0) },
                 completed: {
-                    if !ended.exchange(true) { self.end(failing: nil) }
+                    if !ended.exchange(true) { self.ended(failing: nil) }
                     output.sendCompleted()
                 })
         }
@@ -88,7 +104,7 @@ public final class Activity<Failure: Error>: Sendable {
     // screen's state) changes once per start or end, never showing "not running, no
     // failure yet" between the two.
 
-    fileprivate func begin() {
+    fileprivate func started() {
         withBatchedChanges {
             running.update { $0 + 1 }
             // One atomic step: a failure set by a run that ends meanwhile is not erased by a
@@ -97,7 +113,7 @@ public final class Activity<Failure: Error>: Sendable {
         }
     }
 
-    fileprivate func end(failing failure: Failure?) {
+    fileprivate func ended(failing failure: Failure?) {
         withBatchedChanges {
             if let failure { lastFailure.value = failure }
             running.update { $0 - 1 }
@@ -120,7 +136,7 @@ extension Activity where Failure == any Error {
         let wasExecuting = AtomicFlag()
         action.isExecuting.observe { [weak self] executing in
             guard let self, wasExecuting.exchange(executing) != executing else { return }
-            if executing { self.begin() } else { self.end(failing: nil) }
+            if executing { self.started() } else { self.ended(failing: nil) }
         }.dispose(in: actions)
         action.errors.observe { [weak self] error in self?.lastFailure.value = error }.dispose(in: actions)
     }
