@@ -16,7 +16,8 @@
 // Scenarios: insert (100k inserts in one transaction), insert-each (2k inserts, one
 // transaction each), find-pk (100k finds by primary key), find-code (100k finds by an
 // indexed unique text column), fetch-codable (10 fetches of 10k rows as Codable records),
-// fetch-rows (the same read by a hand-written `init(row:)`, columns by position).
+// fetch-rows (the same read by a hand-written `init(row:)`, columns by position),
+// fetch-columns (the same read by a `ColumnReadable` record's `init(columns:)`).
 import BenchmarkSupport
 import Dispatch
 import Foundation
@@ -25,7 +26,9 @@ import SQLite3
 
 // MARK: - Options
 
-let scenarioNames = ["insert", "insert-each", "find-pk", "find-code", "fetch-codable", "fetch-rows"]
+let scenarioNames = [
+    "insert", "insert-each", "find-pk", "find-code", "fetch-codable", "fetch-rows", "fetch-columns",
+]
 let options = BenchmarkOptions.parse(
     program: "persistence-bench", defaultRuns: 7, usage: "[\(scenarioNames.joined(separator: " | "))]..."
 ) { scenarioNames.contains($0) ? $0 : nil }
@@ -78,6 +81,30 @@ struct HandReadHome: Record {
         title = try row.value(at: 2)
         price = try row.value(at: 3)
         city = try row.value(at: 4)
+    }
+
+    func row(for table: any Table) throws -> Row {
+        [
+            "id": .integer(id), "code": .text(code), "title": title.map { .text($0) } ?? .null,
+            "price": price.map { .real($0) } ?? .null, "city": city.map { .text($0) } ?? .null,
+        ]
+    }
+}
+
+/// The same record read in place by `init(columns:)`, its columns by position.
+struct ColumnReadHome: ColumnReadable {
+    var id: Int64
+    var code: String
+    var title: String?
+    var price: Double?
+    var city: String?
+
+    init(columns: borrowing ColumnReader) throws {
+        id = try columns.value(at: 0)
+        code = try columns.value(at: 1)
+        title = try columns.value(at: 2)
+        price = try columns.value(at: 3)
+        city = try columns.value(at: 4)
     }
 
     func row(for table: any Table) throws -> Row {
@@ -393,6 +420,35 @@ func scenarios(scale: Double) -> [Scenario] {
                 return {
                     for _ in 0..<fetches {
                         let homes = try table.records(HandReadHome.self)
+                        guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
+                        consume(homes.count)
+                    }
+                }
+            }),
+        Scenario(
+            name: "fetch-columns", title: "init(columns:) fetches of \(fetched.count) rows (x\(fetches))",
+            operations: fetched.count * fetches, goal: 1.2,
+            floor: { path in
+                try prefill(path, fetched)
+                let floor = try Floor(path: path)
+                return {
+                    let all = try floor.prepare(#"SELECT * FROM "home" ORDER BY "id""#)
+                    defer { sqlite3_finalize(all) }
+                    for _ in 0..<fetches {
+                        var homes: [Home] = []
+                        while sqlite3_step(all) == SQLITE_ROW { homes.append(Floor.home(all)) }
+                        sqlite3_reset(all)
+                        guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
+                        consume(homes.count)
+                    }
+                }
+            },
+            library: { path in
+                try prefill(path, fetched)
+                let table = try libraryTable(path)
+                return {
+                    for _ in 0..<fetches {
+                        let homes = try table.records(ColumnReadHome.self)
                         guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
                         consume(homes.count)
                     }

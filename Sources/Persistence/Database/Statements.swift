@@ -110,6 +110,27 @@ extension Database {
         }
     }
 
+    /// Runs a query with named (`:name`) bindings, giving `body` the columns of each row as
+    /// the statement stands on it (holding the connection): how `Table.records` reads a
+    /// `ColumnReadable` record, with no `Row` made.
+    @usableFromInline
+    func readColumns(
+        _ sql: String, named bindings: [String: SQLiteValue], _ body: (borrowing ColumnReader) throws -> Void
+    ) throws {
+        defer { publishChanges() }
+        try locked {
+            var kept: StatementSlot?
+            // The column a read found last, shared by the rows' readers: an optional value
+            // asks whether its column is NULL, then reads it, finding it once.
+            let found = UnsafeMutablePointer<ColumnReader.Found>.allocate(capacity: 1)
+            defer { found.deallocate() }
+            _ = try step(sql, kept: &kept, bindValues: { try bind(positional: [], named: bindings, to: $0, sql: sql) })
+            {
+                try body(ColumnReader(statement: $0, found: found))
+            }
+        }
+    }
+
     /// Runs `sql` as `run(_:kept:control:bindValues:)` does, giving each row to `body` as it
     /// is read. With `planned`, the rows share a `RowDecoder.Plan`, and one row's storage is
     /// reused for the next unless a copy of it is kept.
@@ -162,17 +183,7 @@ extension Database {
         while true {
             let code = sqlite3_step(statement)
             if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                // What a failed statement recorded is forgotten. A read records nothing, and
-                // the marks may be those of a write made while its rows were read (by a
-                // record's `init(row:)`), whose changes stand.
-                if sqlite3_stmt_readonly(statement) == 0 { dropStatementChanges() }
-                if transactionDepth > 0 && sqlite3_get_autocommit(handle) != 0 { transactionAborted = true }
-                if code & 0xff == SQLITE_READONLY {
-                    throw DatabaseError(.readOnly, "the database \(path) is read-only; nothing was written")
-                }
-                throw Self.error(code: code, handle: handle, context: "cannot run \(Self.abbreviate(sql))")
-            }
+            guard code == SQLITE_ROW else { throw failure(code, of: statement, sql, handle) }
             if planned, columnNames != nil, slot.namesAreUnique {
                 // The row before's names: its values are replaced, in place unless the row
                 // before was kept.
@@ -196,6 +207,76 @@ extension Database {
         return Execution(
             lastInsertRowID: sqlite3_last_insert_rowid(handle),
             changes: Int(sqlite3_changes(handle)))
+    }
+
+    /// Runs `sql` as `forEachRow` does, calling `body` with the statement standing on each
+    /// row in turn, with no `Row` made.
+    // Inlined into its caller, so that the caller's `body` is inlined into the loop.
+    @inline(__always)
+    private func step(
+        _ sql: String,
+        kept: inout StatementSlot?,
+        control: Bool = false,
+        bindValues: (OpaquePointer) throws -> Void,
+        _ body: (OpaquePointer) throws -> Void
+    ) throws -> Execution {
+        if transactionDepth > 0 && !control { try ensureNotAborted() }
+        let handle = try connection()
+        var slot: StatementSlot
+        if let kept, kept.statement != nil {
+            slot = kept
+        } else {
+            slot = try prepared(sql, handle)
+            kept = slot
+        }
+        // A statement already running (a query made again while its own rows are being
+        // decoded) runs as a statement of its own, not reset under its first run.
+        var own: StatementSlot?
+        if slot.isRunning {
+            slot = try preparedAlone(sql, handle)
+            own = slot
+        }
+        defer { own?.finalize() }
+        guard let statement = slot.statement else {
+            throw DatabaseError(.sqlite(code: SQLITE_MISUSE), "cannot run \(Self.abbreviate(sql)): no statement")
+        }
+        slot.isRunning = true
+        defer {
+            slot.isRunning = false
+            sqlite3_reset(statement)
+            // Every run binds every parameter, so old values need not be cleared;
+            // only big ones are let go of, not to keep their copies alive.
+            if boundLargeValue {
+                sqlite3_clear_bindings(statement)
+                boundLargeValue = false
+            }
+        }
+        try bindValues(statement)
+        markChanges()
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw failure(code, of: statement, sql, handle) }
+            try body(statement)
+        }
+        return Execution(
+            lastInsertRowID: sqlite3_last_insert_rowid(handle),
+            changes: Int(sqlite3_changes(handle)))
+    }
+
+    /// The error of a step that returned `code`, neither a row nor done; what the statement
+    /// recorded is forgotten first.
+    private func failure(_ code: Int32, of statement: OpaquePointer, _ sql: String, _ handle: OpaquePointer)
+        -> DatabaseError
+    {
+        // A read records nothing, and the marks may be those of a write made while its rows
+        // were read (by a record's `init(row:)`), whose changes stand.
+        if sqlite3_stmt_readonly(statement) == 0 { dropStatementChanges() }
+        if transactionDepth > 0 && sqlite3_get_autocommit(handle) != 0 { transactionAborted = true }
+        if code & 0xff == SQLITE_READONLY {
+            return DatabaseError(.readOnly, "the database \(path) is read-only; nothing was written")
+        }
+        return Self.error(code: code, handle: handle, context: "cannot run \(Self.abbreviate(sql))")
     }
 
     private func bind(
@@ -283,7 +364,8 @@ extension Database {
         }
     }
 
-    private static func value(of statement: OpaquePointer, at index: Int32) -> SQLiteValue {
+    /// The value of the column at `index` of the row `statement` stands on.
+    static func value(of statement: OpaquePointer, at index: Int32) -> SQLiteValue {
         // The column is found once and read through its value: each `sqlite3_column_*`
         // call would find it again. The value is read at once, holding the connection (the
         // connection's own lock, as `sqlite3_column_value` asks of its callers).
@@ -291,12 +373,7 @@ extension Database {
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
         case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
-        case SQLITE_TEXT:
-            // The text first, then its length, as SQLite documents the order.
-            guard let text = sqlite3_value_text(value) else { return .text("") }
-            let count = Int(sqlite3_value_bytes(value))
-            guard count > 0 else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_TEXT: return .text(text(of: value))
         case SQLITE_BLOB:
             guard let bytes = sqlite3_value_blob(value) else { return .blob(Data()) }
             let count = Int(sqlite3_value_bytes(value))
@@ -305,6 +382,15 @@ extension Database {
         default:
             return .null
         }
+    }
+
+    /// The text of a column's `value`, which holds text.
+    static func text(of value: OpaquePointer) -> String {
+        // The text first, then its length, as SQLite documents the order.
+        guard let text = sqlite3_value_text(value) else { return "" }
+        let count = Int(sqlite3_value_bytes(value))
+        guard count > 0 else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     static func abbreviate(_ sql: String) -> String {

@@ -11,6 +11,22 @@ public protocol ColumnValue {
     /// The value `stored` holds as this type, or nil when it holds another kind (or NULL,
     /// for a type that is not optional).
     init?(column stored: SQLiteValue)
+
+    /// The value of the column at `position` of `columns` as this type, or nil when there
+    /// is no such column or it holds another kind (or NULL, for a type that is not
+    /// optional).
+    ///
+    /// By default, `init(column:)` of the column's ``SQLiteValue``. The library's own
+    /// types read their kind straight from SQLite, with no `SQLiteValue` made.
+    init?(_ columns: borrowing ColumnReader, at position: Int)
+}
+
+extension ColumnValue {
+    /// `init(column:)` of the column's value.
+    @inlinable public init?(_ columns: borrowing ColumnReader, at position: Int) {
+        guard let stored = columns.storedValue(at: position) else { return nil }
+        self.init(column: stored)
+    }
 }
 
 extension Int64: ColumnValue {
@@ -23,12 +39,24 @@ extension Int64: ColumnValue {
         guard let number = stored.int64Value else { return nil }
         self = number
     }
+
+    /// The integer, or a whole real.
+    @inlinable public init?(_ columns: borrowing ColumnReader, at position: Int) {
+        guard let number = columns.int64(at: position) else { return nil }
+        self = number
+    }
 }
 
 extension Int: ColumnValue {
     /// The integer, or a whole real, when it fits.
     @inlinable public init?(column stored: SQLiteValue) {
         guard let number = Int64(column: stored), let value = Int(exactly: number) else { return nil }
+        self = value
+    }
+
+    /// The integer, or a whole real, when it fits.
+    @inlinable public init?(_ columns: borrowing ColumnReader, at position: Int) {
+        guard let number = columns.int64(at: position), let value = Int(exactly: number) else { return nil }
         self = value
     }
 }
@@ -39,12 +67,24 @@ extension Int32: ColumnValue {
         guard let number = Int64(column: stored), let value = Int32(exactly: number) else { return nil }
         self = value
     }
+
+    /// The integer, or a whole real, when it fits.
+    @inlinable public init?(_ columns: borrowing ColumnReader, at position: Int) {
+        guard let number = columns.int64(at: position), let value = Int32(exactly: number) else { return nil }
+        self = value
+    }
 }
 
 extension Bool: ColumnValue {
     /// An integer: 0 is false, any other true.
     @inlinable public init?(column stored: SQLiteValue) {
         guard let number = Int64(column: stored) else { return nil }
+        self = number != 0
+    }
+
+    /// An integer: 0 is false, any other true.
+    @inlinable public init?(_ columns: borrowing ColumnReader, at position: Int) {
+        guard let number = columns.int64(at: position) else { return nil }
         self = number != 0
     }
 }
@@ -58,12 +98,24 @@ extension Double: ColumnValue {
         default: return nil
         }
     }
+
+    /// A real, or an integer.
+    @inlinable public init?(_ columns: borrowing ColumnReader, at position: Int) {
+        guard let number = columns.double(at: position) else { return nil }
+        self = number
+    }
 }
 
 extension String: ColumnValue {
     /// Text.
     @inlinable public init?(column stored: SQLiteValue) {
         guard case .text(let text) = stored else { return nil }
+        self = text
+    }
+
+    /// Text.
+    @inlinable public init?(_ columns: borrowing ColumnReader, at position: Int) {
+        guard let text = columns.text(at: position) else { return nil }
         self = text
     }
 }
@@ -80,6 +132,12 @@ extension Date: ColumnValue {
     /// Seconds since 1970, as a real or an integer.
     @inlinable public init?(column stored: SQLiteValue) {
         guard let seconds = Double(column: stored) else { return nil }
+        self.init(timeIntervalSince1970: seconds)
+    }
+
+    /// Seconds since 1970, as a real or an integer.
+    @inlinable public init?(_ columns: borrowing ColumnReader, at position: Int) {
+        guard let seconds = columns.double(at: position) else { return nil }
         self.init(timeIntervalSince1970: seconds)
     }
 }
@@ -99,6 +157,17 @@ extension Optional: ColumnValue where Wrapped: ColumnValue {
             return
         }
         guard let value = Wrapped(column: stored) else { return nil }
+        self = .some(value)
+    }
+
+    /// nil for NULL, else the wrapped type's reading of the column; nil when there is no
+    /// such column.
+    @inlinable public init?(_ columns: borrowing ColumnReader, at position: Int) {
+        if columns.isNull(at: position) {
+            self = .none
+            return
+        }
+        guard let value = Wrapped(columns, at: position) else { return nil }
         self = .some(value)
     }
 }

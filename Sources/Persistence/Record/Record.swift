@@ -69,6 +69,26 @@ extension Table {
         return records
     }
 
+    /// The records whose rows match `condition` (all rows by default), each read from the
+    /// statement's columns in place by ``ColumnReadable/init(columns:)``: no ``Row`` is made.
+    @inlinable
+    public func records<R: ColumnReadable>(
+        _ type: R.Type,
+        where condition: String = "1",
+        _ parameters: [String: SQLiteValue] = [:],
+        orderBy ordering: String? = nil,
+        limit: Int? = nil
+    ) throws -> [R] {
+        // Inlinable for the same reason as the `Record` one: the loop is the caller's.
+        try prepare()
+        var records: [R] = []
+        try database.readColumns(
+            selectSQL(where: condition, orderBy: ordering ?? Database.quote(primaryKey), limit: limit),
+            named: parameters
+        ) { records.append(try R(columns: $0)) }
+        return records
+    }
+
     /// The record whose primary key is `key`, or nil.
     public func record<R: Record>(_ type: R.Type, primaryKey key: SQLiteValue) throws -> R? {
         try find(primaryKey: key).map { try R(row: $0) }

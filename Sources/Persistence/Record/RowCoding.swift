@@ -210,11 +210,24 @@ enum DiscardingContainers {
 /// The rows of one fetch share their names, so the column of each key is looked up by
 /// name once per fetch: the first row's decoding learns it, by name, and publishes the
 /// layout in the fetch's `Plan`; every later row finds each key's column by the key's
-/// position in its `CodingKeys` enum, with no text compared or hashed, and reads its
-/// values without allocating.
+/// position in its `CodingKeys` enum, with no text compared or hashed.
+///
+/// Later rows also share one keyed container: the standard library boxes every container
+/// it is given (an allocation, and a generic metadata look-up for the box and for our
+/// container, per record), which cost more than reading the row. The fetch's `Session`
+/// keeps the first container it made and hands it to each later record, pointed at that
+/// record's values; the container is one reference, so the box's copy of it on every call
+/// is one retain.
 enum RowDecoder {
     static func decode<Value: Decodable>(_ type: Value.Type, from row: Row) throws -> Value {
-        try Value(from: Decoder(row: row))
+        // A row of a fetch whose layout is known decodes through the fetch's session, unless
+        // another decoding holds it (a kept row decoded on another thread, or within a
+        // record's own decoding): then as any row does, with containers of its own.
+        if let session = row.plan?.session, session.claim() {
+            defer { session.release() }
+            return try session.decode(Value.self, from: row.values)
+        }
+        return try Value(from: Decoder(row: row))
     }
 
     /// How the rows of one fetch decode: shared by those rows (which have the same names),
@@ -224,10 +237,13 @@ enum RowDecoder {
     final class Plan: Sendable {
         /// The layout every row of this plan decodes with, when it was known at the start.
         let fixed: Layout?
+        /// The shared container of the rows of a fixed plan.
+        let session: Session?
         private let learned = Mutex<Layout?>(nil)
 
         init(fixed: Layout? = nil) {
             self.fixed = fixed
+            session = fixed.map(Session.init)
         }
 
         /// The layout to decode with: the fixed one, or the one a row's decoding learned.
@@ -251,53 +267,146 @@ enum RowDecoder {
     /// from one row's decoding, then never changed.
     final class Layout: Sendable {
         /// A column that is not there.
-        static let missing = -1
+        static let missing: Int32 = -1
         /// A key not seen while learning.
-        static let unknown = -2
+        static let unknown: Int32 = -2
 
         let keyType: ObjectIdentifier
         let names: [String]
-        /// By key tag (see `Keyed.tag(of:)`): the column's position, `missing` or `unknown`.
-        let columns: [Int]
+        /// By key tag (see `Keyed.tag(of:)`), for every byte a tag can be: the column's
+        /// position, `missing` or `unknown`. Every byte has its entry, so a look-up need not
+        /// check the tag against what was learned.
+        let columns: [Int32]
 
-        init(keyType: ObjectIdentifier, names: [String], columns: [Int]) {
+        init(keyType: ObjectIdentifier, names: [String], learned: [Int32]) {
             self.keyType = keyType
             self.names = names
-            self.columns = columns
+            columns = learned + repeatElement(Self.unknown, count: max(0, 256 - learned.count))
         }
     }
 
-    /// One decoding's look-ups by name, and what they teach: the next column is tried
-    /// first, as properties are usually decoded in the order of the table's columns.
-    /// Used by one decoding on one thread; it publishes what it learned in its plan when
-    /// that decoding lets go of it.
-    final class Learning {
-        let names: [String]
-        /// The plan to publish the layout in, when this decoding learns it.
-        private let plan: Plan?
-        private let keyType: ObjectIdentifier
+    /// The decoding state of a fetch's later rows: the one container they share, and the
+    /// reader it reads the current record's values through.
+    ///
+    /// Used by one decoding at a time, the one whose `claim()` won.
+    final class Session: @unchecked Sendable {
+        // @unchecked: `reader` and `cached` are touched only between a `claim()` that
+        // won (an atomic exchange) and its `release()`, as a try-lock would guard them.
+        private let claimed = Atomic<Bool>(false)
+        let layout: Layout
+        private let reader: Reader
+        /// The container made for the first record: a `Cached<Key>` for `layout.keyType`.
+        private var cached: AnyObject?
+
+        init(layout: Layout) {
+            self.layout = layout
+            reader = Reader(names: layout.names, layout: layout)
+        }
+
+        /// Whether this decoding now holds the session (to be given back by `release()`).
+        func claim() -> Bool {
+            claimed.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+        }
+
+        func release() {
+            claimed.store(false, ordering: .releasing)
+        }
+
+        /// Decodes one record from `values` (the row's, in the names' order); holding the session.
+        func decode<Value: Decodable>(_ type: Value.Type, from values: [SQLiteValue]) throws -> Value {
+            reader.values = values
+            // Emptied after, so that a container kept by a record holds no row but its own.
+            defer { reader.values = [] }
+            return try Value(from: SessionDecoder(session: self))
+        }
+
+        /// The shared container, made on first use; holding the session.
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+            if let cached {
+                // Only ever a `Cached<Key>` of `layout.keyType`, which the caller checked.
+                return unsafeDowncast(cached, to: Cached<Key>.self).container
+            }
+            let container = KeyedDecodingContainer(Keyed<Key>(reader: reader))
+            cached = Cached(container)
+            return container
+        }
+
+        /// A container of another key type, reading a copy of the current values by name.
+        func uncachedContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+            KeyedDecodingContainer(
+                Keyed<Key>(reader: Reader(names: layout.names, values: reader.values, plan: nil, keyType: nil)))
+        }
+    }
+
+    /// A container, kept by a class so that its type can be recovered without a cast.
+    final class Cached<Key: CodingKey> {
+        let container: KeyedDecodingContainer<Key>
+
+        init(_ container: KeyedDecodingContainer<Key>) {
+            self.container = container
+        }
+    }
+
+    /// What a container reads: one row's values, and where each key's column is. A reader
+    /// of a fetch's session is given each record's values in turn; any other reader reads
+    /// one row's, and learns (or looks up by name) where the keys are.
+    ///
+    /// Used by one decoding on one thread; a learning reader publishes what it learned in
+    /// its plan when that decoding lets go of it.
+    final class Reader {
+        /// The values of the row being decoded; empty when none is.
         // The runtime access checks cost more than the look-ups.
+        @exclusivity(unchecked) var values: [SQLiteValue]
+        let names: [String]
+        /// The columns by key tag, when the layout is known.
+        private let layout: Layout?
+        /// The plan to publish the layout in, when this reader learns it.
+        private let plan: Plan?
+        private let keyType: ObjectIdentifier?
         @exclusivity(unchecked) private var next = 0
         /// By key tag, as `Layout.columns`.
-        @exclusivity(unchecked) private var learned: [Int] = []
+        @exclusivity(unchecked) private var learned: [Int32] = []
 
-        init(names: [String], plan: Plan?, keyType: ObjectIdentifier) {
+        /// A session's reader, its values set for each record.
+        init(names: [String], layout: Layout) {
             self.names = names
-            self.plan = plan
+            self.layout = layout
+            values = []
+            plan = nil
+            keyType = nil
+        }
+
+        /// A reader of `values`, with `layout` when it is known, learning it for `plan`
+        /// otherwise (when there is one).
+        init(names: [String], values: [SQLiteValue], layout: Layout? = nil, plan: Plan?, keyType: ObjectIdentifier?) {
+            self.values = values
+            self.names = names
+            self.layout = layout
+            self.plan = layout == nil ? plan : nil
             self.keyType = keyType
         }
 
         deinit {
             // A decoding that failed half way taught only some keys: the others stay
             // `unknown` and are looked up by name.
-            if let plan, !learned.isEmpty {
-                plan.publish(Layout(keyType: keyType, names: names, columns: learned))
+            if let plan, let keyType, !learned.isEmpty {
+                plan.publish(Layout(keyType: keyType, names: names, learned: learned))
             }
         }
 
-        /// The position of the column named exactly `name`, or nil; learned for `tag`
-        /// when there is a plan to publish it in.
-        func column(_ name: String, tag: Int?) -> Int? {
+        /// The position of the column of the key with this tag and name, or `Layout.missing`.
+        @inline(__always)
+        func column(tag: Int, name: () -> String) -> Int {
+            if let layout, tag < layout.columns.count {
+                let column = layout.columns[tag]
+                if column != Layout.unknown { return Int(column) }
+            }
+            return look(name(), tag: layout == nil ? tag : nil)
+        }
+
+        /// The position of the column named exactly `name`, or `Layout.missing`; learned for
+        /// `tag` when there is a plan to publish it in.
+        private func look(_ name: String, tag: Int?) -> Int {
             let found: Int?
             if next < names.count, ExactText.same(names[next], name) {
                 found = next
@@ -305,20 +414,24 @@ enum RowDecoder {
                 found = names.indices.first { ExactText.same(names[$0], name) }
             }
             if let found { next = found + 1 }
-            if plan != nil, let tag {
+            if plan != nil, let tag, tag < 256 {
                 if learned.count <= tag { learned += repeatElement(Layout.unknown, count: tag + 1 - learned.count) }
-                learned[tag] = found ?? Layout.missing
+                learned[tag] = found.map(Int32.init) ?? Layout.missing
             }
-            return found
+            return found ?? Int(Layout.missing)
+        }
+
+        /// The value at `column`, or nil when there is none (a missing column, or a
+        /// container kept past its record's decoding).
+        @inline(__always)
+        func value(at column: Int) -> SQLiteValue? {
+            // Not a `? :` of the two: its `nil` would be the value NULL (a literal `SQLiteValue`).
+            guard column >= 0, column < values.count else { return nil }
+            return values[column]
         }
     }
 
-    /// Where a container finds its columns: a published layout, or look-ups by name.
-    enum Columns {
-        case fixed(Layout)
-        case learning(Learning)
-    }
-
+    /// The decoder of a row of its own (see `decode(_:from:)`).
     struct Decoder: Swift.Decoder {
         let row: Row
         var codingPath: [any CodingKey] { [] }
@@ -326,25 +439,18 @@ enum RowDecoder {
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
             let keyType = ObjectIdentifier(type)
-            guard let plan = row.plan, Keyed<Key>.isTagged else {
-                return KeyedDecodingContainer(
-                    Keyed<Key>(
-                        values: row.values, columns: .learning(Learning(names: row.names, plan: nil, keyType: keyType)))
-                )
-            }
-            if let layout = plan.layout {
-                if layout.keyType == keyType {
-                    return KeyedDecodingContainer(Keyed<Key>(values: row.values, columns: .fixed(layout)))
+            var layout: Layout?
+            var plan: Plan?
+            if let rowPlan = row.plan, Keyed<Key>.isTagged {
+                if let known = rowPlan.layout {
+                    // The layout of another key type (a record that asks for two containers): by name.
+                    layout = known.keyType == keyType ? known : nil
+                } else {
+                    plan = rowPlan
                 }
-                // The layout of another key type (a record that asks for two containers): by name.
-                return KeyedDecodingContainer(
-                    Keyed<Key>(
-                        values: row.values, columns: .learning(Learning(names: row.names, plan: nil, keyType: keyType)))
-                )
             }
-            return KeyedDecodingContainer(
-                Keyed<Key>(
-                    values: row.values, columns: .learning(Learning(names: row.names, plan: plan, keyType: keyType))))
+            let reader = Reader(names: row.names, values: row.values, layout: layout, plan: plan, keyType: keyType)
+            return KeyedDecodingContainer(Keyed<Key>(reader: reader))
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -358,9 +464,34 @@ enum RowDecoder {
         }
     }
 
+    /// The decoder of a fetch's later rows: one reference, handing out the session's container.
+    struct SessionDecoder: Swift.Decoder {
+        let session: Session
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            guard ObjectIdentifier(type) == session.layout.keyType else {
+                return session.uncachedContainer(keyedBy: type)
+            }
+            return session.container(keyedBy: type)
+        }
+
+        func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            throw DecodingError.typeMismatch(
+                [Any].self, .init(codingPath: codingPath, debugDescription: "a row is keyed"))
+        }
+
+        func singleValueContainer() throws -> any SingleValueDecodingContainer {
+            throw DecodingError.typeMismatch(
+                Any.self, .init(codingPath: codingPath, debugDescription: "a row is keyed"))
+        }
+    }
+
+    /// A keyed container: one reference, so that the standard library's box copies it for
+    /// the price of a retain on every call.
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let values: [SQLiteValue]
-        let columns: Columns
+        let reader: Reader
         var codingPath: [any CodingKey] { [] }
 
         /// Whether a key is told apart by its one byte (or none): true of a `CodingKeys`
@@ -375,104 +506,79 @@ enum RowDecoder {
             MemoryLayout<Key>.size == 1 ? Int(unsafeBitCast(key, to: UInt8.self)) : 0
         }
 
-        private var names: [String] {
-            switch columns {
-            case .fixed(let layout): return layout.names
-            case .learning(let learning): return learning.names
-            }
-        }
-
-        var allKeys: [Key] { names.compactMap { Key(stringValue: $0) } }
-
-        /// The position of the column of `key`, or -1 when there is no such column.
-        @inline(__always)
-        private func column(_ key: Key) -> Int {
-            switch columns {
-            case .fixed(let layout):
-                let tag = Self.tag(of: key)
-                if tag < layout.columns.count {
-                    let column = layout.columns[tag]
-                    if column != Layout.unknown { return column }
-                }
-                let name = key.stringValue
-                return layout.names.firstIndex { ExactText.same($0, name) } ?? Layout.missing
-            case .learning(let learning):
-                return learning.column(key.stringValue, tag: Self.isTagged ? Self.tag(of: key) : nil) ?? Layout.missing
-            }
-        }
+        var allKeys: [Key] { reader.names.compactMap { Key(stringValue: $0) } }
 
         /// The value of the column of `key`, or nil when there is no such column.
+        @inline(__always)
         private func lookUp(_ key: Key) -> SQLiteValue? {
-            let column = column(key)
-            return column >= 0 ? values[column] : nil
+            // Keys that are not tagged are looked up by name (tag 0 is never learned for them).
+            reader.value(at: reader.column(tag: Self.isTagged ? Self.tag(of: key) : 256) { key.stringValue })
         }
 
-        func contains(_ key: Key) -> Bool { column(key) >= 0 }
+        func contains(_ key: Key) -> Bool { lookUp(key) != nil }
 
         func decodeNil(forKey key: Key) throws -> Bool {
-            let column = column(key)
-            return column < 0 || values[column].isNull
+            lookUp(key)?.isNull ?? true
         }
 
         /// The value of `key`, or nil when the column is missing or NULL: one look-up, where
         /// the protocol's own `decodeIfPresent` makes three.
+        @inline(__always)
         private func present(_ key: Key) -> SQLiteValue? {
             guard let value = lookUp(key), !value.isNull else { return nil }
             return value
         }
 
+        @inline(__always)
         private func decoded<T>(_ key: Key, _ decode: (SQLiteValue) throws -> T) rethrows -> T? {
             guard let value = present(key) else { return nil }
             return try decode(value)
         }
 
-        // The common kinds read their column in place, with no copy of its value.
+        // The common kinds read their column in place.
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-            let column = column(key)
-            guard column >= 0 else { return nil }
-            switch values[column] {
+            switch lookUp(key) {
             case .text(let text): return text
-            case .null: return nil
-            default: throw mismatch(type, key, values[column])
+            case .null, .none: return nil
+            case let value?: throw mismatch(type, key, value)
             }
         }
         func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-            let column = column(key)
-            guard column >= 0 else { return nil }
-            switch values[column] {
+            switch lookUp(key) {
             case .real(let number): return number
             case .integer(let number): return Double(number)
-            case .null: return nil
-            default: throw mismatch(type, key, values[column])
+            case .null, .none: return nil
+            case let value?: throw mismatch(type, key, value)
             }
         }
         func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-            let column = column(key)
-            guard column >= 0 else { return nil }
-            if case .integer(let number) = values[column] { return number }
-            if values[column].isNull { return nil }
-            return try integer(type, key, values[column])
+            switch lookUp(key) {
+            case .integer(let number): return number
+            case .null, .none: return nil
+            case let value?: return try integer(type, key, value)
+            }
         }
         func decode(_ type: String.Type, forKey key: Key) throws -> String {
-            let column = column(key)
-            guard column >= 0 else { throw missing(key) }
-            guard case .text(let text) = values[column] else { throw mismatch(type, key, values[column]) }
-            return text
+            switch lookUp(key) {
+            case .text(let text): return text
+            case .none: throw missing(key)
+            case let value?: throw mismatch(type, key, value)
+            }
         }
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-            let column = column(key)
-            guard column >= 0 else { throw missing(key) }
-            switch values[column] {
+            switch lookUp(key) {
             case .real(let number): return number
             case .integer(let number): return Double(number)
-            default: throw mismatch(type, key, values[column])
+            case .none: throw missing(key)
+            case let value?: throw mismatch(type, key, value)
             }
         }
         func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-            let column = column(key)
-            guard column >= 0 else { throw missing(key) }
-            if case .integer(let number) = values[column] { return number }
-            return try integer(type, key, values[column])
+            switch lookUp(key) {
+            case .integer(let number): return number
+            case .none: throw missing(key)
+            case let value?: return try integer(type, key, value)
+            }
         }
 
         func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
@@ -593,15 +699,17 @@ enum RowDecoder {
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
             -> KeyedDecodingContainer<NestedKey>
         {
-            throw mismatch([String: Any].self, key, (try? value(key)) ?? .null)
+            throw mismatch([String: Any].self, key, lookUp(key) ?? .null)
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            throw mismatch([Any].self, key, (try? value(key)) ?? .null)
+            throw mismatch([Any].self, key, lookUp(key) ?? .null)
         }
 
         // A superclass decodes from the same row, its columns looked up by name.
-        func superDecoder() throws -> any Swift.Decoder { Decoder(row: Row(uniqueNames: names, values: values)) }
+        func superDecoder() throws -> any Swift.Decoder {
+            Decoder(row: Row(uniqueNames: reader.names, values: reader.values))
+        }
         func superDecoder(forKey key: Key) throws -> any Swift.Decoder { try superDecoder() }
     }
 }
