@@ -25,6 +25,7 @@ extension Record where Self: Codable {
     }
 
     /// Decodes the record from `row`.
+    @inlinable
     public init(row: Row) throws {
         self = try RowDecoder.decode(Self.self, from: row)
     }

@@ -22,7 +22,7 @@ public struct Row: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStr
     @usableFromInline private(set) var values: [SQLiteValue]
     /// How the rows of one fetch decode: set by the fetch on the rows it hands to
     /// `Record.init(row:)`, cleared by any change. Not part of the row's value.
-    private(set) var plan: RowDecoder.Plan?
+    @usableFromInline private(set) var plan: RowDecoder.Plan?
 
     /// An empty row.
     public init() {

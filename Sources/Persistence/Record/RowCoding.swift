@@ -218,27 +218,40 @@ enum DiscardingContainers {
 /// keeps the first container it made and hands it to each later record, pointed at that
 /// record's values; the container is one reference, so the box's copy of it on every call
 /// is one retain.
+@usableFromInline
 enum RowDecoder {
+    // Inlinable, down to the record's own `init(from:)`, so that a fetch's loop is
+    // specialized for its record type with no generic copies of the record between them.
+    @inlinable
     static func decode<Value: Decodable>(_ type: Value.Type, from row: Row) throws -> Value {
         // A row of a fetch whose layout is known decodes through the fetch's session, unless
         // another decoding holds it (a kept row decoded on another thread, or within a
         // record's own decoding): then as any row does, with containers of its own.
         if let session = row.plan?.session, session.claim() {
             defer { session.release() }
-            return try session.decode(Value.self, from: row.values)
+            session.begin(row.values)
+            defer { session.end() }
+            return try Value(from: SessionDecoder(session: session))
         }
-        return try Value(from: Decoder(row: row))
+        return try decodeAlone(type, from: row)
+    }
+
+    /// Decodes `row` with containers of its own.
+    @usableFromInline
+    static func decodeAlone<Value: Decodable>(_ type: Value.Type, from row: Row) throws -> Value {
+        try Value(from: Decoder(row: row))
     }
 
     /// How the rows of one fetch decode: shared by those rows (which have the same names),
     /// and so by any thread a row is sent to. A fetch's first rows carry a plan that learns:
     /// their decoding publishes the layout it learned, once. The fetch then hands its other
     /// rows a plan made with that layout, which they read with no lock.
+    @usableFromInline
     final class Plan: Sendable {
         /// The layout every row of this plan decodes with, when it was known at the start.
         let fixed: Layout?
         /// The shared container of the rows of a fixed plan.
-        let session: Session?
+        @usableFromInline let session: Session?
         private let learned = Mutex<Layout?>(nil)
 
         init(fixed: Layout? = nil) {
@@ -289,6 +302,7 @@ enum RowDecoder {
     /// reader it reads the current record's values through.
     ///
     /// Used by one decoding at a time, the one whose `claim()` won.
+    @usableFromInline
     final class Session: @unchecked Sendable {
         // @unchecked: `reader` and `cached` are touched only between a `claim()` that
         // won (an atomic exchange) and its `release()`, as a try-lock would guard them.
@@ -304,20 +318,28 @@ enum RowDecoder {
         }
 
         /// Whether this decoding now holds the session (to be given back by `release()`).
+        @usableFromInline
         func claim() -> Bool {
             claimed.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         }
 
+        @usableFromInline
         func release() {
             claimed.store(false, ordering: .releasing)
         }
 
-        /// Decodes one record from `values` (the row's, in the names' order); holding the session.
-        func decode<Value: Decodable>(_ type: Value.Type, from values: [SQLiteValue]) throws -> Value {
+        /// Points the shared container at one record's `values` (the row's, in the names'
+        /// order); holding the session.
+        @usableFromInline
+        func begin(_ values: [SQLiteValue]) {
             reader.values = values
-            // Emptied after, so that a container kept by a record holds no row but its own.
-            defer { reader.values = [] }
-            return try Value(from: SessionDecoder(session: self))
+        }
+
+        /// Lets go of the record's values, so that a container kept by a record holds no row
+        /// but its own; holding the session.
+        @usableFromInline
+        func end() {
+            reader.values = []
         }
 
         /// The shared container, made on first use; holding the session.
@@ -465,24 +487,30 @@ enum RowDecoder {
     }
 
     /// The decoder of a fetch's later rows: one reference, handing out the session's container.
+    @usableFromInline
     struct SessionDecoder: Swift.Decoder {
-        let session: Session
-        var codingPath: [any CodingKey] { [] }
-        var userInfo: [CodingUserInfoKey: Any] { [:] }
+        @usableFromInline let session: Session
 
-        func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        @usableFromInline
+        init(session: Session) {
+            self.session = session
+        }
+        @usableFromInline var codingPath: [any CodingKey] { [] }
+        @usableFromInline var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        @usableFromInline func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
             guard ObjectIdentifier(type) == session.layout.keyType else {
                 return session.uncachedContainer(keyedBy: type)
             }
             return session.container(keyedBy: type)
         }
 
-        func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        @usableFromInline func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
             throw DecodingError.typeMismatch(
                 [Any].self, .init(codingPath: codingPath, debugDescription: "a row is keyed"))
         }
 
-        func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        @usableFromInline func singleValueContainer() throws -> any SingleValueDecodingContainer {
             throw DecodingError.typeMismatch(
                 Any.self, .init(codingPath: codingPath, debugDescription: "a row is keyed"))
         }
