@@ -61,21 +61,21 @@ struct SavedSearch: Codable, Record {
         #expect(try searches.count() == 1)
     }
 
-    @Test func theArticlesHandWrittenRecordReadsItsRows() throws {
+    @Test func theArticlesColumnReadableRecordReadsItsRows() throws {
         let path = NSTemporaryDirectory() + "saved-searches-\(UUID().uuidString).sqlite"
         let database = DatabaseRegistry.shared.database(at: path)
         defer { database.close() }
         let searches = SavedSearchTable(database: database)
         try searches.insert(SavedSearch(query: "loft", savedAt: Date(timeIntervalSince1970: 60)))
         // article: Persistence/GettingStarted
-        // Read by hand: the fastest way from a row to a record.
-        struct SearchSummary: Record {
+        // Read in place: the fastest way from a fetch to a record.
+        struct SearchSummary: ColumnReadable {
             var query: String
             var savedAt: Date?
 
-            init(row: Row) throws {
-                query = try row.value(at: 1)
-                savedAt = try row.value("savedAt")
+            init(columns: borrowing ColumnReader) throws {
+                query = try columns.value(at: 1)
+                savedAt = try columns.value(at: 2)
             }
 
             func row(for table: any Table) throws -> Row {
@@ -88,5 +88,7 @@ struct SavedSearch: Codable, Record {
         // article end
         #expect(summaries.map(\.query) == ["loft"])
         #expect(summaries.map(\.savedAt) == [Date(timeIntervalSince1970: 60)])
+        // Its `init(row:)` reads a row through the same initializer.
+        #expect(try searches.findAll().map { try SearchSummary(row: $0).query } == ["loft"])
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// A record spanning two tables gives each table the columns it owns (`row(for:)` gets
 /// the table) and is rebuilt from the merged row. `Codable` types get both for free; a
-/// hand-written `init(row:)` reading ``Row/value(at:as:)`` is the fastest way to read
-/// (see <doc:GettingStarted>).
+/// ``ColumnReadable`` record, which reads a fetch's columns in place, is the fastest way
+/// to read (see <doc:GettingStarted>).
 public protocol Record {
     /// The row to store in `table`; columns `table` does not have are left out.
     func row(for table: any Table) throws -> Row
@@ -48,8 +48,9 @@ extension Table {
     ///
     /// Each row is made into a record as it is read, by `R.init(row:)`. A `Codable` record
     /// finds the column of each of its keys by name on the first row only (a
-    /// `CodingKeys` enum, as the compiler makes it, is found by its case on later rows);
-    /// a hand-written `init(row:)` reading ``Row/value(at:as:)`` is the fastest way.
+    /// `CodingKeys` enum, as the compiler makes it, is found by its case on later rows,
+    /// through one keyed container shared by the fetch's rows); a ``ColumnReadable``
+    /// record, read in place with no row made, is the fastest way.
     @inlinable
     public func records<R: Record>(
         _ type: R.Type,

@@ -416,14 +416,16 @@ enum RowDecoder {
             }
         }
 
-        /// The position of the column of the key with this tag and name, or `Layout.missing`.
+        /// The position of the column of `key`, whose tag is `tag`, or `Layout.missing`.
         @inline(__always)
-        func column(tag: Int, name: () -> String) -> Int {
+        func column<Key: CodingKey>(of key: Key, tag: Int) -> Int {
+            // The key itself, not a closure giving its name: a closure capturing a generic
+            // key is allocated in a debug build.
             if let layout, tag < layout.columns.count {
                 let column = layout.columns[tag]
                 if column != Layout.unknown { return Int(column) }
             }
-            return look(name(), tag: layout == nil ? tag : nil)
+            return look(key.stringValue, tag: layout == nil ? tag : nil)
         }
 
         /// The position of the column named exactly `name`, or `Layout.missing`; learned for
@@ -540,7 +542,7 @@ enum RowDecoder {
         @inline(__always)
         private func lookUp(_ key: Key) -> SQLiteValue? {
             // Keys that are not tagged are looked up by name (tag 0 is never learned for them).
-            reader.value(at: reader.column(tag: Self.isTagged ? Self.tag(of: key) : 256) { key.stringValue })
+            reader.value(at: reader.column(of: key, tag: Self.isTagged ? Self.tag(of: key) : 256))
         }
 
         func contains(_ key: Key) -> Bool { lookUp(key) != nil }
