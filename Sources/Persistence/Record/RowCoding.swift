@@ -294,7 +294,11 @@ enum RowDecoder {
         init(keyType: ObjectIdentifier, names: [String], learned: [Int32]) {
             self.keyType = keyType
             self.names = names
-            columns = learned + repeatElement(Self.unknown, count: max(0, 256 - learned.count))
+            // Filled in place: concatenating a `repeatElement` copies through the generic
+            // `Collection` path, which allocates for each element in a debug build.
+            var columns = [Int32](repeating: Self.unknown, count: max(256, learned.count))
+            for (tag, column) in learned.enumerated() { columns[tag] = column }
+            self.columns = columns
         }
     }
 
@@ -439,7 +443,7 @@ enum RowDecoder {
             }
             if let found { next = found + 1 }
             if plan != nil, let tag, tag < 256 {
-                if learned.count <= tag { learned += repeatElement(Layout.unknown, count: tag + 1 - learned.count) }
+                while learned.count <= tag { learned.append(Layout.unknown) }
                 learned[tag] = found.map(Int32.init) ?? Layout.missing
             }
             return found ?? Int(Layout.missing)
