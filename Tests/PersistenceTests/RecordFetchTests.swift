@@ -143,6 +143,38 @@ private struct TwoKinds: Codable, Record, Equatable {
     func encode(to encoder: any Encoder) throws {}
 }
 
+/// Keeps its decoder's container and reads it only when asked, after the fetch.
+private struct Lazy: Codable, Record {
+    let container: KeyedDecodingContainer<CodingKeys>
+
+    enum CodingKeys: String, CodingKey { case code, title }
+
+    init(from decoder: any Decoder) throws {
+        container = try decoder.container(keyedBy: CodingKeys.self)
+    }
+
+    var code: String { get throws { try container.decode(String.self, forKey: .code) } }
+    var title: String? { get throws { try container.decodeIfPresent(String.self, forKey: .title) } }
+
+    func encode(to encoder: any Encoder) throws {}
+}
+
+/// Keeps its container on every third row only, and reads it after the fetch.
+private struct SometimesLazy: Codable, Record {
+    var code: String
+    let kept: KeyedDecodingContainer<CodingKeys>?
+
+    enum CodingKeys: String, CodingKey { case id, code }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = try container.decode(String.self, forKey: .code)
+        kept = try container.decode(Int.self, forKey: .id) % 3 == 0 ? container : nil
+    }
+
+    func encode(to encoder: any Encoder) throws {}
+}
+
 /// Needs a title, which some rows do not have.
 private struct Titled: Codable, Record {
     var code: String
@@ -347,6 +379,24 @@ private func filled(_ count: Int = 300) throws -> (folder: TemporaryFolder, tabl
             decoded.set(index, try? Home(row: kept[index].row))
         }
         #expect(decoded.all == homes)
+    }
+
+    @Test func aRecordThatKeepsItsContainerReadsItsOwnRowAfterTheFetch() throws {
+        let (_, table, homes) = try filled(50)
+        // A record that keeps its container on the fetch's first row: every row gets a
+        // container of its own, which reads that row's values whenever it is asked.
+        let lazy = try table.records(Lazy.self)
+        #expect(try lazy.map { try $0.code } == homes.map(\.code))
+        #expect(try lazy.map { try $0.title } == homes.map(\.title))
+        // One that keeps it on later rows only gets the fetch's shared container there,
+        // which holds no row once the fetch is over: reading it is an error, never a crash
+        // nor another row's value.
+        let sometimes = try table.records(SometimesLazy.self)
+        #expect(sometimes.map(\.code) == homes.map(\.code))
+        for record in sometimes {
+            guard let kept = record.kept else { continue }
+            #expect(throws: DecodingError.self) { try kept.decode(String.self, forKey: .code) }
+        }
     }
 
     @Test func aQueryRunAgainWhileItsRowsAreReadRunsOnItsOwn() throws {
