@@ -205,3 +205,36 @@ private func failure(_ read: () throws -> Any) -> String? {
         #expect(try table.records(Kinds.self).count == 3)
     }
 }
+
+/// Both `Codable` and `ColumnReadable`: fetched in place, encoded by `Codable`.
+private struct Both: Codable, ColumnReadable, Equatable {
+    var id: Int64
+    var title: String?
+    /// Whether `init(columns:)` made it (not stored).
+    var readInPlace = false
+
+    enum CodingKeys: String, CodingKey { case id, title }
+
+    init(id: Int64, title: String?, readInPlace: Bool = true) {
+        (self.id, self.title, self.readInPlace) = (id, title, readInPlace)
+    }
+
+    init(columns: borrowing ColumnReader) throws {
+        id = try columns.value(at: 0)
+        title = try columns.value(at: 1)
+        readInPlace = true
+    }
+}
+
+@Suite struct CodableColumnReadableTests {
+    @Test func aCodableColumnReadableRecordIsStoredByCodableAndReadInPlace() throws {
+        let folder = TemporaryFolder()
+        let table = KindsTable(database: folder.database())
+        try table.insert(Both(id: 1, title: "Loft"))
+        try table.insert(Both(id: 2, title: nil))
+        #expect(try table.records(Both.self) == [Both(id: 1, title: "Loft"), Both(id: 2, title: nil)])
+        // A row is read by `init(columns:)` too, not by `Decodable`.
+        #expect(try table.record(Both.self, primaryKey: 2) == Both(id: 2, title: nil))
+        #expect(try Both(row: ["id": 3, "title": "Barn"]) == Both(id: 3, title: "Barn"))
+    }
+}

@@ -206,3 +206,11 @@ extension ColumnReadable {
         try self.init(columns: ColumnReader(row: row))
     }
 }
+
+extension ColumnReadable where Self: Codable {
+    /// Reads the record from `row`'s columns, by ``init(columns:)``: a `Codable` record
+    /// that reads its columns in place reads a row the same way, not by `Decodable`.
+    public init(row: Row) throws {
+        try self.init(columns: ColumnReader(row: row))
+    }
+}
