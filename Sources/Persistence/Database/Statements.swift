@@ -211,6 +211,9 @@ extension Database {
 
     /// Runs `sql` as `forEachRow` does, calling `body` with the statement standing on each
     /// row in turn, with no `Row` made.
+    // Its run of the statement is `forEachRow`'s again on purpose: `forEachRow` built on
+    // this loop (its rows made in `body`) cost `persistence-bench` 3.5% more instructions
+    // in fetch-codable and 5% in fetch-rows (callgrind, scale 0.2).
     // Inlined into its caller, so that the caller's `body` is inlined into the loop.
     @inline(__always)
     private func step(
