@@ -237,6 +237,24 @@ struct Scenario {
 }
 
 /// Fills a fresh file at `path` with `inputs` through the floor (untimed set-up).
+/// The floor of the three fetch scenarios: `fetches` reads of every row into `Home`s with
+/// raw sqlite3 calls.
+func fetchFloor(_ path: String, _ fetched: Inputs, _ fetches: Int) throws -> () throws -> Void {
+    try prefill(path, fetched)
+    let floor = try Floor(path: path)
+    return {
+        let all = try floor.prepare(#"SELECT * FROM "home" ORDER BY "id""#)
+        defer { sqlite3_finalize(all) }
+        for _ in 0..<fetches {
+            var homes: [Home] = []
+            while sqlite3_step(all) == SQLITE_ROW { homes.append(Floor.home(all)) }
+            sqlite3_reset(all)
+            guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
+            consume(homes.count)
+        }
+    }
+}
+
 func prefill(_ path: String, _ inputs: Inputs) throws {
     let floor = try Floor(path: path)
     try floor.exec("BEGIN IMMEDIATE")
@@ -370,21 +388,7 @@ func scenarios(scale: Double) -> [Scenario] {
         Scenario(
             name: "fetch-codable", title: "Codable fetches of \(fetched.count) rows (x\(fetches))",
             operations: fetched.count * fetches, goal: 2,
-            floor: { path in
-                try prefill(path, fetched)
-                let floor = try Floor(path: path)
-                return {
-                    let all = try floor.prepare(#"SELECT * FROM "home" ORDER BY "id""#)
-                    defer { sqlite3_finalize(all) }
-                    for _ in 0..<fetches {
-                        var homes: [Home] = []
-                        while sqlite3_step(all) == SQLITE_ROW { homes.append(Floor.home(all)) }
-                        sqlite3_reset(all)
-                        guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
-                        consume(homes.count)
-                    }
-                }
-            },
+            floor: { path in try fetchFloor(path, fetched, fetches) },
             library: { path in
                 try prefill(path, fetched)
                 let table = try libraryTable(path)
@@ -399,21 +403,7 @@ func scenarios(scale: Double) -> [Scenario] {
         Scenario(
             name: "fetch-rows", title: "init(row:) fetches of \(fetched.count) rows (x\(fetches))",
             operations: fetched.count * fetches, goal: 1.2,
-            floor: { path in
-                try prefill(path, fetched)
-                let floor = try Floor(path: path)
-                return {
-                    let all = try floor.prepare(#"SELECT * FROM "home" ORDER BY "id""#)
-                    defer { sqlite3_finalize(all) }
-                    for _ in 0..<fetches {
-                        var homes: [Home] = []
-                        while sqlite3_step(all) == SQLITE_ROW { homes.append(Floor.home(all)) }
-                        sqlite3_reset(all)
-                        guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
-                        consume(homes.count)
-                    }
-                }
-            },
+            floor: { path in try fetchFloor(path, fetched, fetches) },
             library: { path in
                 try prefill(path, fetched)
                 let table = try libraryTable(path)
@@ -428,21 +418,7 @@ func scenarios(scale: Double) -> [Scenario] {
         Scenario(
             name: "fetch-columns", title: "init(columns:) fetches of \(fetched.count) rows (x\(fetches))",
             operations: fetched.count * fetches, goal: 1.2,
-            floor: { path in
-                try prefill(path, fetched)
-                let floor = try Floor(path: path)
-                return {
-                    let all = try floor.prepare(#"SELECT * FROM "home" ORDER BY "id""#)
-                    defer { sqlite3_finalize(all) }
-                    for _ in 0..<fetches {
-                        var homes: [Home] = []
-                        while sqlite3_step(all) == SQLITE_ROW { homes.append(Floor.home(all)) }
-                        sqlite3_reset(all)
-                        guard homes.count == fetched.count else { throw FloorError(description: "rows missing") }
-                        consume(homes.count)
-                    }
-                }
-            },
+            floor: { path in try fetchFloor(path, fetched, fetches) },
             library: { path in
                 try prefill(path, fetched)
                 let table = try libraryTable(path)
