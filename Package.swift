@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Signals"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Networking"]),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator"]),
-        .testTarget(name: "LineEditingTests", dependencies: ["LineEditing", "TerminalTesting"]),
+        .testTarget(name: "LineEditingTests", dependencies: ["LineEditing", "Signals", "TerminalTesting"]),
         // The demo's tests: one target per feature (its logic, screens and view-model
         // builders), one per other module with tests of its own, the app's (the composition
         // root, the features together, the built `homes` end to end) and the architecture's
@@ -146,13 +146,20 @@ let package = Package(
             ]),
         .testTarget(name: "FavoritesTests", dependencies: ["Favorites", "Persistence", "Signals", "SignalsTesting"]),
         .testTarget(
-            name: "LoginTests", dependencies: ["Login", "Networking", "Signals", "SignalsTesting", "HomesTesting"]),
-        .testTarget(name: "InquiryTests", dependencies: ["Inquiry", "Networking", "SignalsTesting", "HomesTesting"]),
+            name: "LoginTests",
+            dependencies: ["Login", "HomesAPI", "Networking", "Signals", "SignalsTesting", "HomesTesting"]),
+        .testTarget(
+            name: "InquiryTests",
+            dependencies: [
+                "Inquiry", "InquiryCategory", "ListingsCategory", "HomesAPI", "Networking", "Signals", "SignalsTesting",
+                "HomesTesting",
+            ]),
         .testTarget(
             name: "SavedSearchesTests",
             dependencies: ["SavedSearches", "Persistence", "Signals", "SignalsTesting"]),
         .testTarget(
-            name: "OperationLogsTests", dependencies: ["OperationLogs", "Networking", "Persistence", "HomesTesting"]),
+            name: "OperationLogsTests",
+            dependencies: ["OperationLogs", "HomesAPI", "Networking", "Persistence", "HomesTesting"]),
         .testTarget(name: "HomesAPITests", dependencies: ["HomesAPI", "Networking"]),
         .testTarget(name: "TextViewsTests", dependencies: ["TextViews"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels"]),
@@ -161,9 +168,9 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "FeatureKit", "HomesScreens", "Listings", "ListingsScreens", "ListingsCategory", "Favorites",
-                "FavoritesCategory", "Login", "LoginCategory", "InquiryCategory", "ViewModels", "TextViews",
-                "LineEditing", "Networking", "Persistence", "Mediator", "Signals", "SignalsTesting", "TerminalTesting",
-                "HomesTesting",
+                "FavoritesScreens", "FavoritesCategory", "Login", "LoginCategory", "InquiryCategory", "ViewModels",
+                "TextViews", "LineEditing", "Networking", "Persistence", "Mediator", "Signals", "SignalsTesting",
+                "TerminalTesting", "HomesTesting",
             ], exclude: ["Transcripts"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(
@@ -172,3 +179,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every file imports the modules whose members it uses (SE-0444), and CI's import check
+// makes each of them a declared dependency. SwiftPM recompiles a module only when the
+// modules it depends on change, so one that reached a `Property` through another module's
+// API without depending on Signals kept calling the vtable slots of an older `Property`
+// after an incremental build: adding a stored property moves them (Contract 6.21).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -1,6 +1,7 @@
 import CEventPoll
 import Foundation
 import Networking
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc

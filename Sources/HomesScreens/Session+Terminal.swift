@@ -1,4 +1,6 @@
 import LineEditing
+import Signals
+import TextViews
 
 // The session on a terminal (its line editor, a resize), and what it asks of its screens.
 

@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// The rows of the terminal the line editor draws on, shared by the thread that reads
 /// keys and the threads that write around the line being edited: the responses of work in

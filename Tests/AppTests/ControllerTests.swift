@@ -3,6 +3,8 @@ import Foundation
 import HomesScreens
 import HomesTesting
 import Listings
+import ListingsCategory
+import ListingsScreens
 import Mediator
 import Persistence
 import Signals

@@ -2,7 +2,9 @@ import Foundation
 import HomesTesting
 import LineEditing
 import Listings
+import ListingsCategory
 import ListingsScreens
+import Signals
 import Testing
 
 @testable import HomesScreens

@@ -2,6 +2,7 @@ import Foundation
 import HomesScreens
 import HomesTesting
 import Listings
+import ListingsCategory
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import HomesScreens
 import HomesTesting
 import Listings
+import ListingsCategory
 import Testing
 
 /// What the session says of a command the screen shown does not answer, and how a line's

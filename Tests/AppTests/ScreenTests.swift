@@ -1,5 +1,6 @@
 import Favorites
 import FavoritesCategory
+import FavoritesScreens
 import FeatureKit
 import Foundation
 import HomesScreens

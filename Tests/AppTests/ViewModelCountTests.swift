@@ -1,7 +1,9 @@
+import FavoritesCategory
 import Foundation
 import HomesScreens
 import HomesTesting
 import Listings
+import LoginCategory
 import Mediator
 import Signals
 import SignalsTesting

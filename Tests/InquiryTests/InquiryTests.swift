@@ -1,6 +1,10 @@
 import Foundation
+import HomesAPI
 import HomesTesting
+import InquiryCategory
+import ListingsCategory
 import Networking
+import Signals
 import SignalsTesting
 import Testing
 

@@ -1,3 +1,4 @@
+import Foundation
 import TerminalTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import LineEditing
+import Signals
 import TerminalTesting
 import Testing
 

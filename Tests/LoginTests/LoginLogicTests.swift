@@ -1,4 +1,5 @@
 import Foundation
+import HomesAPI
 import HomesTesting
 import Login
 import Networking

@@ -1,5 +1,6 @@
 import Signals
 import SignalsTesting
+import Synchronization
 import Testing
 
 /// The code of `Signals.docc/ComingFromReactiveSwift.md`, run; `DocumentationExampleTests`

@@ -1,5 +1,6 @@
 import Dispatch
 import SignalsTesting
+import Synchronization
 import Testing
 
 @testable import Signals

@@ -1,4 +1,5 @@
 import Networking
+import Synchronization
 
 /// What the app itself calls: its route patch at start, and its operation log.
 extension HomesAPIServer {

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import Synchronization
 
 /// Inquiries: an upload slot, a photo upload to it, and the message itself.
 extension HomesAPIServer {

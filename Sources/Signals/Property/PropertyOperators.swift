@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Property {
     /// A property whose value is `transform` of this one's, updated with every change.
     ///

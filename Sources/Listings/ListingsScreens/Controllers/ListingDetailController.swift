@@ -3,6 +3,7 @@ import Foundation
 import HomesScreens
 import InquiryCategory
 import Listings
+import ListingsCategory
 import Mediator
 import Signals
 import TextViews

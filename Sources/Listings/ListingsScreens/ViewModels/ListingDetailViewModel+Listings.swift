@@ -1,5 +1,6 @@
 import Foundation
 import Listings
+import ListingsCategory
 import ViewModels
 
 extension ListingDetailViewModel {

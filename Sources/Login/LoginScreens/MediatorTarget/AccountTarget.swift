@@ -2,6 +2,7 @@ import HomesScreens
 import Login
 import Mediator
 import Networking
+import Signals
 
 /// The account's target: the sign-in screen (`homes://account/login`), the account
 /// screen (`homes://account/summary`), signing in at once and signing out, all with the
