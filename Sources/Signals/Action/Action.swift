@@ -79,7 +79,7 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         execute: @escaping @Sendable (Input, @escaping @Sendable (Result<Output, any Error>) -> Void) -> Void
     ) {
         self.init(isAllowed: isAllowed) { input in
-            guard isAllowed.value else { return nil }
+            guard isAllowed.node.read() else { return nil }
             return { _, done in
                 execute(input, done)
                 return nil
@@ -99,7 +99,7 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         execute: @escaping @Sendable (Input) async throws -> Output
     ) {
         self.init(isAllowed: isAllowed) { input in
-            guard isAllowed.value else { return nil }
+            guard isAllowed.node.read() else { return nil }
             return Self.task { try await execute(input) }
         }
     }
@@ -127,7 +127,7 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
         execute: @escaping @Sendable (State, Input) async throws -> Output
     ) {
         self.init(isAllowed: state.map(isEnabled)) { input in
-            let current = state.value
+            let current = state.node.read()
             guard isEnabled(current) else { return nil }
             return Self.task { try await execute(current, input) }
         }

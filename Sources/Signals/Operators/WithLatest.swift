@@ -55,7 +55,7 @@ extension Signal {
         _ combine: @escaping @Sendable (Value, Sampled) -> Output
     ) -> Signal<Output> {
         derived { output in
-            forward(to: output, value: { output.send(combine($0, property.value)) })
+            forward(to: output, value: { output.send(combine($0, property.node.read())) })
         }
     }
 

@@ -1,3 +1,6 @@
+import Observation
+import Synchronization
+
 /// One step of a property change, as it travels between properties.
 ///
 /// A change of a root property reaches every dependent in two passes: first
@@ -79,10 +82,21 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
 ///
 /// Values cross threads, so they are `Sendable`; `observe` runs on the thread that
 /// changes the property, `observeOnMainActor` and bindings on the main actor.
-// Safe to share: the node guards its own state; `sources` is set once.
-public class Property<Value: Sendable>: @unchecked Sendable {
+///
+/// A property is `Observable`: reading `value` inside `withObservationTracking` (a SwiftUI
+/// view's `body`, say) is tracked, and its `onChange` runs once the property changes.
+///
+/// ```swift
+/// withObservationTracking { print(label.value) } onChange: { print("label changed") }
+/// count.value = 3   // prints "label changed", on this thread
+/// ```
+// Safe to share: the node guards its own state; `sources` is set once; `observation` is
+// set once, atomically.
+public class Property<Value: Sendable>: Observable, @unchecked Sendable {
     @usableFromInline let node: PropertyNode<Value>
     private let sources: [AnyObject]
+    /// What tells `withObservationTracking` of changes, made by the first read of `value`.
+    private let observation = AtomicLazyReference<PropertyObservation>()
 
     @usableFromInline
     init(node: PropertyNode<Value>, sources: [AnyObject]) {
@@ -92,6 +106,7 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     }
 
     deinit {
+        observation.load()?.subscription?.dispose()
         node.core.releaseOwner()
     }
 
@@ -107,9 +122,37 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The current value.
+    ///
+    /// Read inside `withObservationTracking`, it is tracked: `onChange` runs on the thread
+    /// that changes the property, once the new value can be read, and only for a real change
+    /// (an equal value a derived property skips does not count).
     @inlinable
     public var value: Value {
-        node.read()
+        trackAccess()
+        return node.read()
+    }
+
+    /// Registers a read of `value` with the property's registrar, for
+    /// `withObservationTracking`.
+    ///
+    /// The first read makes the registrar and observes the property for it: a property
+    /// whose `value` is never read pays nothing for observation, and its changes stay as
+    /// fast as ever. (No public API tells whether tracking is on, so every later change of
+    /// a read property notifies the registrar.)
+    @usableFromInline
+    final func trackAccess() {
+        let observation = self.observation.load() ?? makeObservation()
+        observation.registrar.access(observation, keyPath: \.changes)
+    }
+
+    private func makeObservation() -> PropertyObservation {
+        let made = PropertyObservation()
+        let registrar = made.registrar
+        // It observes before it is shared, so no change after a tracked read is missed.
+        made.subscription = node.observe { _ in registrar.withMutation(of: made, keyPath: \.changes) {} }
+        let kept = observation.storeIfNil(made)
+        if kept !== made { made.subscription?.dispose() }
+        return kept
     }
 
     /// The changes from now on, without the current value.
@@ -151,6 +194,16 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     }
 }
 
+/// What a property tells `withObservationTracking` its changes through (`Property.value`).
+// Safe to share: the registrar guards itself, and `subscription` is set once, before the
+// object is shared.
+final class PropertyObservation: Observable, @unchecked Sendable {
+    let registrar = ObservationRegistrar()
+    var subscription: Disposable?
+    /// The key path reads are registered under; it stands for the property's value.
+    var changes: Void { () }
+}
+
 /// A property whose value can be set; every set is delivered to its observers.
 ///
 /// Setting is thread-safe; observers of one property never run concurrently.
@@ -181,7 +234,10 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     /// The current value, which notifies every observer when set.
     @inlinable
     public override var value: Value {
-        get { node.read() }
+        get {
+            trackAccess()
+            return node.read()
+        }
         set {
             // Whether the change is tracked (`Propagation`) is one load in line; a tracked
             // delivery runs out of line.

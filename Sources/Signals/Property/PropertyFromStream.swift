@@ -63,7 +63,7 @@ extension Property {
         _ transform: @escaping @Sendable (Value) -> Property<Output>
     ) -> Property<Output> {
         let followed = currentAndChangesOnce().flatMapLatest { transform($0).currentAndChangesOnce() }
-        return Property<Output>(initial: transform(value).value, then: followed)
+        return Property<Output>(initial: transform(node.read()).node.read(), then: followed)
     }
 
     /// A signal of the current value, then every change.

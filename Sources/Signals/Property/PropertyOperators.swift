@@ -73,7 +73,7 @@ extension Property {
         _ first: Property<Value>,
         _ others: repeat Property<each Other>
     ) -> Property<(Value, repeat each Other)> {
-        let zipped = Follower((first.value, repeat (each others).value))
+        let zipped = Follower((first.node.read(), repeat (each others).node.read()))
         let pairs = Signal.zip(first.signal, repeat (each others).signal)
         // The subscriptions live as long as the zipped property is kept or observed.
         zipped.node.core.addUpstream(pairs.observe { zipped.set($0) })
@@ -99,7 +99,7 @@ extension Property {
             guard let follower = setup.follower(orKeep: value) else { return }
             scheduler.schedule { follower.set(value) }
         }
-        let follower = setup.makeFollower { value }
+        let follower = setup.makeFollower { node.read() }
         // The subscription lives as long as the follower is kept or observed.
         follower.node.core.addUpstream(subscription)
         return Property(node: follower.node, sources: [self])
