@@ -535,6 +535,46 @@ import Testing
         }
     }
 
+    /// Each target lists among its own dependencies every module of the package it
+    /// imports, not only one that depends on it. SwiftPM recompiles a module when a module
+    /// it lists changes: LineEditingTests, which reached Signals through LineEditing, kept
+    /// calling the vtable of an older `Property` after an incremental build, and crashed
+    /// (contract 6.21). That a file imports what it uses, the compiler checks
+    /// (`MemberImportVisibility`).
+    @Test func everyTargetListsTheModulesItImports() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        func quoted(after label: String, in entry: Substring) -> String? {
+            guard let start = entry.range(of: label + "\"") else { return nil }
+            return String(entry[start.upperBound...].prefix { $0 != "\"" })
+        }
+        // Each target's entry: `.target(name: "X", dependencies: [...], path: "P")`.
+        var targets: [(name: String, folder: String, dependencies: Set<String>)] = []
+        for entry in manifest.components(separatedBy: "\n        .").dropFirst().map({ Substring($0) }) {
+            let kind = entry.prefix { $0 != "(" }
+            guard ["target", "testTarget", "executableTarget", "systemLibrary"].contains(kind),
+                let name = quoted(after: "name: ", in: entry)
+            else { continue }
+            let list = entry.range(of: "dependencies: [").map { entry[$0.upperBound...].prefix { $0 != "]" } } ?? ""
+            let dependencies = list.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map(\.element)
+            let folder = quoted(after: "path: ", in: entry) ?? (kind == "testTarget" ? "Tests/" : "Sources/") + name
+            targets.append((name, folder, Set(dependencies.map(String.init))))
+        }
+        let modules = Set(targets.map(\.name))
+        var checked = 0
+        for target in targets {
+            for file in try files(in: "../" + target.folder) {
+                let unlisted = imports(of: file.text).intersection(modules).subtracting(target.dependencies)
+                #expect(
+                    unlisted.subtracting([target.name]).isEmpty,
+                    "\(target.name) (\(file.name)) imports \(unlisted.sorted()) without depending on it")
+                checked += 1
+            }
+        }
+        #expect(targets.count > 40 && checked > 300, "\(targets.count) targets, \(checked) files read")
+    }
+
     /// The framework's tests build without the demo: their targets depend on the framework,
     /// its test helpers, the system SQLite and the crash writer, and no module of the demo.
     @Test func theFrameworksTestsNeedNoDemoModule() throws {
