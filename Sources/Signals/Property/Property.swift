@@ -106,7 +106,6 @@ public class Property<Value: Sendable>: Observable, @unchecked Sendable {
     }
 
     deinit {
-        observation.load()?.subscription?.dispose()
         node.core.releaseOwner()
     }
 
@@ -128,31 +127,21 @@ public class Property<Value: Sendable>: Observable, @unchecked Sendable {
     /// (an equal value a derived property skips does not count).
     @inlinable
     public var value: Value {
-        trackAccess()
-        return node.read()
+        tracked()
     }
 
-    /// Registers a read of `value` with the property's registrar, for
+    /// The current value, its read registered with the property's registrar for
     /// `withObservationTracking`.
     ///
     /// The first read makes the registrar and observes the property for it: a property
     /// whose `value` is never read pays nothing for observation, and its changes stay as
     /// fast as ever. (No public API tells whether tracking is on, so every later change of
-    /// a read property notifies the registrar.)
-    @usableFromInline
-    final func trackAccess() {
-        let observation = self.observation.load() ?? makeObservation()
-        observation.registrar.access(observation, keyPath: \.changes)
-    }
-
-    private func makeObservation() -> PropertyObservation {
-        let made = PropertyObservation()
-        let registrar = made.registrar
-        // It observes before it is shared, so no change after a tracked read is missed.
-        made.subscription = node.observe { _ in registrar.withMutation(of: made, keyPath: \.changes) {} }
-        let kept = observation.storeIfNil(made)
-        if kept !== made { made.subscription?.dispose() }
-        return kept
+    /// a read property notifies the registrar.) Of first reads racing, one observation is
+    /// kept; the others are freed at once and let go of what they observed.
+    @usableFromInline final func tracked() -> Value {
+        let observation = self.observation.load() ?? self.observation.storeIfNil(PropertyObservation(node))
+        observation.registrar.access(TrackedValue(), keyPath: \.value)
+        return node.read()
     }
 
     /// The changes from now on, without the current value.
@@ -194,15 +183,25 @@ public class Property<Value: Sendable>: Observable, @unchecked Sendable {
     }
 }
 
-/// What a property tells `withObservationTracking` its changes through (`Property.value`).
-// Safe to share: the registrar guards itself, and `subscription` is set once, before the
-// object is shared.
-final class PropertyObservation: Observable, @unchecked Sendable {
-    let registrar = ObservationRegistrar()
-    var subscription: Disposable?
-    /// The key path reads are registered under; it stands for the property's value.
-    var changes: Void { () }
+/// What a property tells `withObservationTracking` its changes through (`Property.value`):
+/// a registrar of its own, told of each change by an observer of the property, which it
+/// disposes when freed (with the property).
+final class PropertyObservation: Sendable {
+    let registrar: ObservationRegistrar
+    private let subscription: Disposable
+
+    /// It observes before it is shared, so no change after a tracked read is missed.
+    init<Value>(_ node: PropertyNode<Value>, registrar: ObservationRegistrar = ObservationRegistrar()) {
+        self.registrar = registrar
+        subscription = node.observe { _ in registrar.withMutation(of: TrackedValue(), keyPath: \.value) {} }
+    }
+
+    deinit { subscription.dispose() }
 }
+
+/// The subject and key path reads and changes are registered under: a registrar stands for
+/// one property, so one key path does (the registrar keys on it alone).
+struct TrackedValue: Observable { var value: Void { () } }
 
 /// A property whose value can be set; every set is delivered to its observers.
 ///
@@ -234,10 +233,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     /// The current value, which notifies every observer when set.
     @inlinable
     public override var value: Value {
-        get {
-            trackAccess()
-            return node.read()
-        }
+        get { tracked() }
         set {
             // Whether the change is tracked (`Propagation`) is one load in line; a tracked
             // delivery runs out of line.

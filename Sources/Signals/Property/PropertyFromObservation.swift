@@ -21,10 +21,9 @@ extension Property {
     /// It is kept like `map`: it lives while it is kept or observed, and `read` (with the
     /// models it captures) lives as long; once it is freed it reads no more. A model that
     /// keeps this property should be captured weakly.
-    @MainActor
-    public convenience init(observing read: @escaping @MainActor () -> Value) {
+    @MainActor public convenience init(observing read: @escaping @MainActor () -> Value) {
         let (changes, input) = Signal<Value>.pipe()
-        let tracker = ObservationTracker(read: read, input: input)
+        let tracker = ObservationTracker(read, input)
         self.init(initial: tracker.track(), then: changes)
         // The property's core holds the tracker until it lets go of its subscriptions.
         node.core.addUpstream(AnyDisposable { withExtendedLifetime(tracker) {} })
@@ -33,12 +32,11 @@ extension Property {
 
 /// Reads observable state for `Property(observing:)` under `withObservationTracking`, and
 /// again after each change, sending what it reads.
-@MainActor
-final class ObservationTracker<Value: Sendable> {
+@MainActor final class ObservationTracker<Value: Sendable> {
     private let read: () -> Value
     private let input: Signal<Value>.Input
 
-    init(read: @escaping @MainActor () -> Value, input: Signal<Value>.Input) {
+    init(_ read: @escaping @MainActor () -> Value, _ input: Signal<Value>.Input) {
         self.read = read
         self.input = input
     }
@@ -49,8 +47,7 @@ final class ObservationTracker<Value: Sendable> {
         // the tracker weakly, so a freed property's last tracking keeps nothing alive.
         withObservationTracking(read) { @Sendable [weak self] in
             Task { @MainActor [weak self] in
-                guard let self else { return }
-                input.send(track())
+                if let self { input.send(track()) }
             }
         }
     }
