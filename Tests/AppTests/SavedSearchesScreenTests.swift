@@ -8,6 +8,7 @@ import Mediator
 import Persistence
 import SignalsTesting
 import Testing
+import TextViews
 
 /// Saved searches with the other features, as the app composes them: reached by link
 /// and by the list's commands only, since nothing else knows them.
