@@ -111,6 +111,10 @@ import Testing
         let observers = { count.node.core.withLock { count.node.core.observers.count } }
         count.value = 2
         _ = count.map { $0 + 1 }.value
+        // Combining reads each input's value, through its node.
+        _ = Property.combineLatest(count, count).value
+        _ = Property.combineLatest(count, count, count).value
+        _ = Property.combineLatest([count]).value
         #expect(observers() == 0, "no read of `value`: nothing observes")
         _ = count.value
         _ = count.value

@@ -14,7 +14,7 @@ extension Property {
         _ first: Property<Value>,
         _ others: repeat Property<each Other>
     ) -> Property<(Value, repeat each Other)> {
-        combined(first, repeat each others, cells: Latest(first.value), repeat Latest((each others).value))
+        combined(first, repeat each others, cells: Latest(first.node.read()), repeat Latest((each others).node.read()))
     }
 
     /// A property of the latest values of `first` and every one of `others`, as a flat tuple.
@@ -25,7 +25,9 @@ extension Property {
         _ first: Property<Value>,
         _ others: repeat Property<each Other>
     ) -> Property<(Value, repeat each Other)> where Value: Equatable {
-        combined(first, repeat each others, cells: Latest(first.value, ==), repeat Latest((each others).value, ==))
+        combined(
+            first, repeat each others, cells: Latest(first.node.read(), ==),
+            repeat Latest((each others).node.read(), ==))
     }
 
     /// A property of the latest values of `first` and `second`, as a pair.
@@ -36,7 +38,7 @@ extension Property {
     public static func combineLatest<Other: Sendable>(_ first: Property<Value>, _ second: Property<Other>) -> Property<
         (Value, Other)
     > {
-        combined(first, second, Latest(first.value), Latest(second.value))
+        combined(first, second, Latest(first.node.read()), Latest(second.node.read()))
     }
 
     /// A property of the latest values of `first` and `second`, as a pair, notifying only
@@ -45,7 +47,7 @@ extension Property {
     public static func combineLatest<Other: Sendable & Equatable>(
         _ first: Property<Value>, _ second: Property<Other>
     ) -> Property<(Value, Other)> where Value: Equatable {
-        combined(first, second, Latest(first.value, ==), Latest(second.value, ==))
+        combined(first, second, Latest(first.node.read(), ==), Latest(second.node.read(), ==))
     }
 
     /// A property of the values of all `properties`, in their order, as one array.
@@ -59,14 +61,14 @@ extension Property {
     /// let total = Property.combineLatest(rows.map(\.price)).map { $0.reduce(0, +) }
     /// ```
     public static func combineLatest(_ properties: [Property<Value>]) -> Property<[Value]> {
-        combinedList(properties, properties.map { Latest($0.value) })
+        combinedList(properties, properties.map { Latest($0.node.read()) })
     }
 
     /// A property of the values of all `properties`, in their order, as one array.
     ///
     /// With `Equatable` inputs it notifies only when the array actually changes.
     public static func combineLatest(_ properties: [Property<Value>]) -> Property<[Value]> where Value: Equatable {
-        combinedList(properties, properties.map { Latest($0.value, ==) })
+        combinedList(properties, properties.map { Latest($0.node.read(), ==) })
     }
 
     /// Each input's latest value is kept typed in its cell, so a change is stored, compared
