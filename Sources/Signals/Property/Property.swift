@@ -125,20 +125,13 @@ public class Property<Value: Sendable>: Observable, @unchecked Sendable {
     /// Read inside `withObservationTracking`, it is tracked: `onChange` runs on the thread
     /// that changes the property, once the new value can be read, and only for a real change
     /// (an equal value a derived property skips does not count).
-    @inlinable
     public var value: Value {
-        tracked()
-    }
-
-    /// The current value, its read registered with the property's registrar for
-    /// `withObservationTracking`.
-    ///
-    /// The first read makes the registrar and observes the property for it: a property
-    /// whose `value` is never read pays nothing for observation, and its changes stay as
-    /// fast as ever. (No public API tells whether tracking is on, so every later change of
-    /// a read property notifies the registrar.) Of first reads racing, one observation is
-    /// kept; the others are freed at once and let go of what they observed.
-    @usableFromInline final func tracked() -> Value {
+        // The first read makes the registrar and observes the property for it: a property
+        // whose `value` is never read pays nothing for observation, and its changes stay as
+        // fast as ever. (No public API tells whether tracking is on, so every later change
+        // of a read property notifies the registrar.) Of first reads racing, one
+        // observation is kept; the others are freed at once and let go of what they
+        // observed. The framework's own reads (operators, `Action`) call `node.read()`.
         let observation = self.observation.load() ?? self.observation.storeIfNil(PropertyObservation(node))
         observation.registrar.access(TrackedValue(), keyPath: \.value)
         return node.read()
@@ -187,13 +180,12 @@ public class Property<Value: Sendable>: Observable, @unchecked Sendable {
 /// a registrar of its own, told of each change by an observer of the property, which it
 /// disposes when freed (with the property).
 final class PropertyObservation: Sendable {
-    let registrar: ObservationRegistrar
+    let registrar = ObservationRegistrar()
     private let subscription: Disposable
 
     /// It observes before it is shared, so no change after a tracked read is missed.
-    init<Value>(_ node: PropertyNode<Value>, registrar: ObservationRegistrar = ObservationRegistrar()) {
-        self.registrar = registrar
-        subscription = node.observe { _ in registrar.withMutation(of: TrackedValue(), keyPath: \.value) {} }
+    init<Value>(_ node: PropertyNode<Value>) {
+        subscription = node.observe { [registrar] _ in registrar.withMutation(of: TrackedValue(), keyPath: \.value) {} }
     }
 
     deinit { subscription.dispose() }
@@ -233,7 +225,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     /// The current value, which notifies every observer when set.
     @inlinable
     public override var value: Value {
-        get { tracked() }
+        get { super.value }
         set {
             // Whether the change is tracked (`Propagation`) is one load in line; a tracked
             // delivery runs out of line.

@@ -23,32 +23,22 @@ extension Property {
     /// keeps this property should be captured weakly.
     @MainActor public convenience init(observing read: @escaping @MainActor () -> Value) {
         let (changes, input) = Signal<Value>.pipe()
-        let tracker = ObservationTracker(read, input)
-        self.init(initial: tracker.track(), then: changes)
         // The property's core holds the tracker until it lets go of its subscriptions.
+        let tracker = StateCell((read: read, input: input))
+        self.init(initial: Property.track(tracker), then: changes)
         node.core.addUpstream(AnyDisposable { withExtendedLifetime(tracker) {} })
     }
-}
 
-/// Reads observable state for `Property(observing:)` under `withObservationTracking`, and
-/// again after each change, sending what it reads.
-@MainActor final class ObservationTracker<Value: Sendable> {
-    private let read: () -> Value
-    private let input: Signal<Value>.Input
-
-    init(_ read: @escaping @MainActor () -> Value, _ input: Signal<Value>.Input) {
-        self.read = read
-        self.input = input
-    }
-
-    /// Reads, and asks to read again after the next change of what it read.
-    func track() -> Value {
-        // `onChange` runs before the change lands, on the thread that makes it; it holds
-        // the tracker weakly, so a freed property's last tracking keeps nothing alive.
-        withObservationTracking(read) { @Sendable [weak self] in
-            Task { @MainActor [weak self] in
-                if let self { input.send(track()) }
-            }
+    /// Reads `tracker`'s closure under `withObservationTracking`, and again after the next
+    /// change of what it read, sending what it reads to `tracker`'s input.
+    ///
+    /// `onChange` runs before the change lands, on the thread that makes it; it holds the
+    /// tracker weakly, so a freed property's last tracking keeps nothing alive.
+    @MainActor private static func track(
+        _ tracker: StateCell<(read: @MainActor () -> Value, input: Signal<Value>.Input)>
+    ) -> Value {
+        withObservationTracking(tracker.value.read) { [weak tracker] in
+            Task { @MainActor [weak tracker] in if let tracker { tracker.value.input.send(track(tracker)) } }
         }
     }
 }
