@@ -170,7 +170,7 @@ let package = Package(
                 "App", "FeatureKit", "HomesScreens", "Listings", "ListingsScreens", "ListingsCategory", "Favorites",
                 "FavoritesScreens", "FavoritesCategory", "Login", "LoginCategory", "InquiryCategory", "ViewModels",
                 "TextViews", "LineEditing", "Networking", "Persistence", "Mediator", "Signals", "SignalsTesting",
-                "TerminalTesting", "HomesTesting",
+                "TerminalTesting", "HomesAPI", "HomesTesting",
             ], exclude: ["Transcripts"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(

@@ -3,6 +3,7 @@ import FavoritesCategory
 import FavoritesScreens
 import FeatureKit
 import Foundation
+import HomesAPI
 import HomesScreens
 import HomesTesting
 import InquiryCategory
