@@ -31,7 +31,7 @@ extension ActivityTests {
         let first = activity.begin()
         let second = activity.begin()
         first(.offline)
-        first(nil)  // only the first call counts: the run is not ended twice
+        first(nil) // only the first call counts: the run is not ended twice
         #expect(activity.isRunning.value, "the second run is still on its way")
         #expect(activity.failure.value == .offline)
         second(nil)
