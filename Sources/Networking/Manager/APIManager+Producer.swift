@@ -126,7 +126,7 @@ extension Producer where Failure == APIResult {
     /// main actor, when it ends: a logic's call.
     ///
     /// The run's outcome goes from the run to `ended` directly; `activity` is told of the
-    /// run beside it (``Signals/Activity/begin()`` now, its end with the run's), not handed
+    /// run beside it (`Activity.begin()` now, its end with the run's), not handed
     /// the outcome to pass on, as `activity.track(producer).start(ended:)`
     /// would. For a call of ``APIManager/call(with:page:reform:)``, `ended` and the
     /// activity's end are in the batch of the run's end, so what a logic stores in `ended`

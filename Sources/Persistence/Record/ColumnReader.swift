@@ -178,7 +178,7 @@ public struct ColumnReader: ~Copyable {
 /// A record that reads itself from the columns of a row in place, by position: the fastest
 /// way to fetch (see <doc:GettingStarted>).
 ///
-/// ``Table/records(_:where:_:orderBy:limit:)`` hands it each row as SQLite's statement
+/// `Table.records(_:where:_:orderBy:limit:)` hands it each row as SQLite's statement
 /// stands on it, so no ``Row`` is made for a fetched record; its `init(row:)` reads a row
 /// through the same initializer.
 ///
