@@ -23,6 +23,53 @@ import Testing
         triple.assertValues([(0, true, "x"), (0, false, "x")], by: ==)
     }
 
+    /// A combination of distinct `MutableProperty`s acts on each set's change alone, with
+    /// no lead to hold it back; one that repeats a root, or combines a root with what is
+    /// derived from it, keeps the leads, and so stays glitch-free. Each case has roots of
+    /// its own, so that no other observer takes the leads for it.
+    @Test func distinctRootsActOnChangesAloneAndSharedOnesStayGlitchFree() {
+        func roots() -> (MutableProperty<Int>, MutableProperty<Int>, MutableProperty<Int>) {
+            (MutableProperty(0), MutableProperty(0), MutableProperty(0))
+        }
+        func change(_ a: MutableProperty<Int>, _ b: MutableProperty<Int>, _ c: MutableProperty<Int>) {
+            a.value = 1
+            b.value = 2
+            withBatchedChanges {
+                a.value = 3
+                b.value = 4
+                c.value = 5
+            }
+        }
+        let (a1, b1, c1) = roots()
+        let pair = Property.combineLatest(a1, b1).map { [$0, $1] }.signal.record()
+        change(a1, b1, c1)
+        pair.assertValues([[1, 0], [1, 2], [3, 4]])
+        let (a2, b2, c2) = roots()
+        let three = Property.combineLatest(a2, b2, c2).signal.record()
+        change(a2, b2, c2)
+        three.assertValues([(1, 0, 0), (1, 2, 0), (3, 4, 5)], by: ==)
+        let (a3, b3, c3) = roots()
+        let list = Property.combineLatest([a3, b3, c3]).signal.record()
+        change(a3, b3, c3)
+        list.assertValues([[1, 0, 0], [1, 2, 0], [3, 4, 5]])
+        let (a4, b4, c4) = roots()
+        let twice = Property.combineLatest(a4, a4).signal.record()
+        change(a4, b4, c4)
+        twice.assertValues([(1, 1), (3, 3)], by: ==)
+        let (a5, b5, c5) = roots()
+        let twiceInThree = Property.combineLatest(a5, b5, a5).signal.record()
+        change(a5, b5, c5)
+        twiceInThree.assertValues([(1, 0, 1), (1, 2, 1), (3, 4, 3)], by: ==)
+        let (a6, b6, c6) = roots()
+        let twiceInList = Property.combineLatest([a6, a6]).signal.record()
+        change(a6, b6, c6)
+        twiceInList.assertValues([[1, 1], [3, 3]])
+        let (a7, b7, c7) = roots()
+        let withDerived = Property.combineLatest(a7, a7.map { $0 * 10 }).signal.record()
+        change(a7, b7, c7)
+        withDerived.assertValues([(1, 10), (3, 30)], by: ==)
+    }
+
     @Test func inputsThatAreNotEquatableEmitEveryChangeOnBothPaths() {
         let boxes = MutableProperty(Box(1))
         let other = MutableProperty(Box(10))

@@ -33,12 +33,20 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
     /// this node observed, and a node fed by a subscription of its own would never let go
     /// of it.)
     @usableFromInline var changes: SignalCore<Value>?
+    /// Whether this is a `MutableProperty`'s node: it changes only when set, each change
+    /// one `invalidate`/`changed` pair, and nothing upstream reaches it, so a combination
+    /// of distinct roots can act on the `changed` alone (`Observer.skipsLeadOfPair`).
+    @usableFromInline let isRoot: Bool
 
     @usableFromInline
-    init(core: SignalCore<Change<Value>> = SignalCore(), isFedBySignal: Bool = false, read: @escaping () -> Value) {
+    init(
+        core: SignalCore<Change<Value>> = SignalCore(), isFedBySignal: Bool = false, isRoot: Bool = false,
+        read: @escaping () -> Value
+    ) {
         self.core = core
         self.read = read
         self.isFedBySignal = isFedBySignal
+        self.isRoot = isRoot
         core.committed = .changed(read())
     }
 
@@ -47,9 +55,14 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
     var signal: Signal<Value> {
         lock.withLock {
             if let changes, changes.retainOwner(unlessDetached: true) { return Signal(owning: changes) }
-            let output = SignalCore<Value>()
+            // Sharing the node's delivery: a change reaches the signal's observers inside it,
+            // with no lock of its own.
+            let output = SignalCore<Value>(sharingDeliveryOf: core)
             let made = Signal<Value>(core: output)
-            core.forward(to: output, value: { if case .changed(let value) = $0 { output.send(value) } })
+            // Acting on changes only, it skips the lead of a root's pair, as a plain observer does.
+            core.forward(
+                to: output, value: { if case .changed(let value) = $0 { output.sendInDelivery(value) } },
+                skippingLeadOfPair: true)
             changes = output
             return made
         }
@@ -215,7 +228,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         let storage = Storage(initialValue)
         let core = SignalCore<Change<Value>>()
         self.storage = storage
-        super.init(node: PropertyNode(core: core, read: { core.withLock { storage.value } }), sources: [])
+        super.init(node: PropertyNode(core: core, isRoot: true, read: { core.withLock { storage.value } }), sources: [])
     }
 
     deinit {

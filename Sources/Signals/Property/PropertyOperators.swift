@@ -35,7 +35,11 @@ extension Property {
         isEquivalent: (@Sendable (Output, Output) -> Bool)?
     ) -> Property<Output> {
         let source = node
-        let derived = PropertyNode<Output>(isFedBySignal: source.isFedBySignal, read: { transform(source.read()) })
+        // The derived core shares its source's delivery, as a signal's map does: each change
+        // reaches its observers inside the source's delivery, with no lock of its own.
+        let derived = PropertyNode<Output>(
+            core: SignalCore(sharingDeliveryOf: source.core), isFedBySignal: source.isFedBySignal,
+            read: { transform(source.read()) })
         let output = derived.core
         let last = StateCell<Output?>(isEquivalent == nil ? nil : derived.read())
         source.core.forward(
@@ -43,19 +47,19 @@ extension Property {
             value: { change in
                 switch change {
                 case .invalidate:
-                    output.send(.invalidate)
+                    output.sendInDelivery(.invalidate)
                 case .changed(let value):
                     let mapped = transform(value)
                     if let isEquivalent, let previous = last.value {
                         if isEquivalent(previous, mapped) {
-                            output.send(.unchanged)
+                            output.sendInDelivery(.unchanged)
                             return
                         }
                         last.value = mapped
                     }
-                    output.send(.changed(mapped), committing: true)
+                    output.emit(.changed(mapped), committing: true)
                 case .unchanged:
-                    output.send(.unchanged)
+                    output.sendInDelivery(.unchanged)
                 }
             })
         return Property<Output>(node: derived, sources: [self])

@@ -291,10 +291,13 @@ extension SignalCore {
         to output: SignalCore<Output>,
         value: @escaping (Value) -> Void,
         completed: (() -> Void)? = nil,
-        carryingPrefix: ((Value) -> Void)? = nil
+        carryingPrefix: ((Value) -> Void)? = nil,
+        skippingLeadOfPair: Bool = false
     ) {
         if let carryingPrefix, let prefix { carryingPrefix(prefix) }
-        subscribe(output, value: value, completed: completed, skippingPrefix: carryingPrefix != nil)
+        subscribe(
+            output, value: value, completed: completed, skippingPrefix: carryingPrefix != nil,
+            skippingLeadOfPair: skippingLeadOfPair)
     }
 
     /// Registers the observer that feeds `output` (see `forward`), kept by `output`.
@@ -303,9 +306,11 @@ extension SignalCore {
         _ output: SignalCore<Output>,
         value: @escaping (Value) -> Void,
         completed: (() -> Void)?,
-        skippingPrefix: Bool
+        skippingPrefix: Bool,
+        skippingLeadOfPair: Bool = false
     ) {
         let observer = ForwardObserver<Value>(onValue: value, onCompleted: completed ?? { output.sendCompleted() })
+        observer.skipsLeadOfPair = skippingLeadOfPair
         output.addUpstream(add(observer, skippingPrefix: skippingPrefix))
     }
 }
