@@ -23,11 +23,12 @@ import Testing
         triple.assertValues([(0, true, "x"), (0, false, "x")], by: ==)
     }
 
-    /// A combination of distinct `MutableProperty`s acts on each set's change alone, with
-    /// no lead to hold it back; one that repeats a root, or combines a root with what is
-    /// derived from it, keeps the leads, and so stays glitch-free. Each case has roots of
-    /// its own, so that no other observer takes the leads for it.
-    @Test func distinctRootsActOnChangesAloneAndSharedOnesStayGlitchFree() {
+    /// Combinations of `MutableProperty`s emit once per set and never a mix of old and new,
+    /// whether the roots are distinct, repeated, or reach the combination through what is
+    /// derived from them. Each case has roots of its own, so that no other observer takes a
+    /// root's lead (`invalidate`) for it: skipping the lead for distinct roots, tried once
+    /// for speed, failed the repeated case.
+    @Test func combinationsOfRootsEmitOncePerSetHoweverTheRootsAreShared() {
         func roots() -> (MutableProperty<Int>, MutableProperty<Int>, MutableProperty<Int>) {
             (MutableProperty(0), MutableProperty(0), MutableProperty(0))
         }
@@ -68,6 +69,22 @@ import Testing
         let withDerived = Property.combineLatest(a7, a7.map { $0 * 10 }).signal.record()
         change(a7, b7, c7)
         withDerived.assertValues([(1, 10), (3, 30)], by: ==)
+    }
+
+    /// Two combinations of distinct roots that share one, combined again: a set of the
+    /// shared root reaches both before the outer combination emits (a review's case, which
+    /// skipping the roots' leads broke: it emitted (1, 0) against (0, 0) first).
+    @Test func aDiamondOfTwoCombinationsSharingARootEmitsOnce() {
+        let a = MutableProperty(0)
+        let b = MutableProperty(0)
+        let c = MutableProperty(0)
+        let left = Property.combineLatest(a, b)
+        let right = Property.combineLatest(a, c)
+        let shared = Property.combineLatest(left, right).map { left, right in [left.0, right.0] }.signal.record()
+        a.value = 1
+        b.value = 2 // left changes, its `a` does not: an equal array, not notified
+        a.value = 3
+        shared.assertValues([[1, 1], [3, 3]])
     }
 
     @Test func inputsThatAreNotEquatableEmitEveryChangeOnBothPaths() {

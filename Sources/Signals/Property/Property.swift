@@ -33,20 +33,14 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
     /// this node observed, and a node fed by a subscription of its own would never let go
     /// of it.)
     @usableFromInline var changes: SignalCore<Value>?
-    /// Whether this is a `MutableProperty`'s node: it changes only when set, each change
-    /// one `invalidate`/`changed` pair, and nothing upstream reaches it, so a combination
-    /// of distinct roots can act on the `changed` alone (`Observer.skipsLeadOfPair`).
-    @usableFromInline let isRoot: Bool
 
     @usableFromInline
     init(
-        core: SignalCore<Change<Value>> = SignalCore(), isFedBySignal: Bool = false, isRoot: Bool = false,
-        read: @escaping () -> Value
+        core: SignalCore<Change<Value>> = SignalCore(), isFedBySignal: Bool = false, read: @escaping () -> Value
     ) {
         self.core = core
         self.read = read
         self.isFedBySignal = isFedBySignal
-        self.isRoot = isRoot
         core.committed = .changed(read())
     }
 
@@ -228,7 +222,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         let storage = Storage(initialValue)
         let core = SignalCore<Change<Value>>()
         self.storage = storage
-        super.init(node: PropertyNode(core: core, isRoot: true, read: { core.withLock { storage.value } }), sources: [])
+        super.init(node: PropertyNode(core: core, read: { core.withLock { storage.value } }), sources: [])
     }
 
     deinit {

@@ -88,17 +88,14 @@ extension Property {
         let firstNode = first.node
         var sources: [AnyObject] = [first]
         var isFedBySignal = firstNode.isFedBySignal
-        var roots: [(ObjectIdentifier, Bool)] = [(ObjectIdentifier(firstNode), firstNode.isRoot)]
         for other in repeat each others {
             sources.append(other)
             isFedBySignal = isFedBySignal || other.node.isFedBySignal
-            roots.append((ObjectIdentifier(other.node), other.node.isRoot))
         }
         let derived = PropertyNode(
             isFedBySignal: isFedBySignal, read: { (firstNode.read(), repeat (each nodes).read()) })
         let combination = Combination(
             output: derived.core, inputs: sources.count, isFedBySignal: isFedBySignal,
-            skipsLeads: areDistinctRoots(roots),
             build: { (firstCell.value, repeat (each cells).value) },
             settle: {
                 var changed = firstCell.settle()
@@ -120,7 +117,6 @@ extension Property {
         let derived = PropertyNode(isFedBySignal: isFedBySignal, read: { (firstNode.read(), secondNode.read()) })
         let combination = Combination(
             output: derived.core, inputs: 2, isFedBySignal: isFedBySignal,
-            skipsLeads: firstNode.isRoot && secondNode.isRoot && firstNode !== secondNode,
             build: { (firstCell.value, secondCell.value) },
             settle: {
                 let changed = firstCell.settle()
@@ -131,15 +127,6 @@ extension Property {
         return Property<(Value, Other)>(node: derived, sources: [first, second])
     }
 
-    /// Whether a combination of these nodes (identity, `isRoot`) may act on each input's
-    /// `changed` alone: distinct roots, so that a change reaches exactly one input and no
-    /// lead (`invalidate`) is needed to hold the result back until the others settle. Two
-    /// deliveries per set fewer, where a set of a root is the common case of a form.
-    @usableFromInline
-    static func areDistinctRoots(_ nodes: [(ObjectIdentifier, Bool)]) -> Bool {
-        nodes.allSatisfy(\.1) && Set(nodes.map(\.0)).count == nodes.count
-    }
-
     private static func combinedList(_ properties: [Property<Value>], _ cells: [Latest<Value>]) -> Property<[Value]> {
         guard !cells.isEmpty else { return Property<[Value]>(value: []) }
         let nodes = properties.map(\.node)
@@ -147,7 +134,6 @@ extension Property {
         let derived = PropertyNode<[Value]>(isFedBySignal: isFedBySignal, read: { nodes.map { $0.read() } })
         let combination = Combination(
             output: derived.core, inputs: cells.count, isFedBySignal: isFedBySignal,
-            skipsLeads: areDistinctRoots(nodes.map { (ObjectIdentifier($0), $0.isRoot) }),
             build: { cells.map(\.value) },
             settle: { cells.reduce(false) { $1.settle() || $0 } })
         for (node, cell) in Swift.zip(nodes, cells) { combination.attach(node, cell) }
@@ -204,9 +190,6 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     /// Whether an input is fed by a signal: then it waits for the end of every root
     /// change, not only of a batch.
     @usableFromInline let isFedBySignal: Bool
-    /// Whether the inputs are distinct roots, whose pairs' leads the inputs' observers skip
-    /// (`Property.areDistinctRoots`): a `changed` with nothing unsettled stands for its lead.
-    @usableFromInline let skipsLeads: Bool
     @usableFromInline let build: () -> Combined
     /// Whether an input changed for the observers since the last emission (`Latest.settle`).
     @usableFromInline let settle: () -> Bool
@@ -220,13 +203,12 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     /// at once, while it is attached, and the last completion must find the count.
     @inlinable
     init(
-        output: SignalCore<Change<Combined>>, inputs: Int, isFedBySignal: Bool, skipsLeads: Bool,
-        build: @escaping () -> Combined, settle: @escaping () -> Bool
+        output: SignalCore<Change<Combined>>, inputs: Int, isFedBySignal: Bool, build: @escaping () -> Combined,
+        settle: @escaping () -> Bool
     ) {
         self.output = output
         self.inputs = inputs
         self.isFedBySignal = isFedBySignal
-        self.skipsLeads = skipsLeads
         self.build = build
         self.settle = settle
     }
@@ -248,7 +230,7 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
                 case .changed(let value): output.serialize(.changed(value), step)
                 case .unchanged: output.serialize(.unchanged, step)
                 }
-            }, completed: { output.serialize(.completed, step) }, skippingLeadOfPair: skipsLeads)
+            }, completed: { output.serialize(.completed, step) })
     }
 
     /// Takes one event (a change's value is in its input's cell already); one that settles
