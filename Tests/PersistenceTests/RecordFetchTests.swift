@@ -389,14 +389,21 @@ private func filled(_ count: Int = 300) throws -> (folder: TemporaryFolder, tabl
         #expect(try lazy.map { try $0.code } == homes.map(\.code))
         #expect(try lazy.map { try $0.title } == homes.map(\.title))
         // One that keeps it on later rows only gets the fetch's shared container there,
-        // which holds no row once the fetch is over: reading it is an error, never a crash
-        // nor another row's value.
+        // which holds no row once the fetch is over: every read of it is an error (it
+        // contains nothing), never a crash, nor another row's value, nor a quiet nil.
         let sometimes = try table.records(SometimesLazy.self)
         #expect(sometimes.map(\.code) == homes.map(\.code))
+        var checked = 0
         for record in sometimes {
             guard let kept = record.kept else { continue }
+            checked += 1
             #expect(throws: DecodingError.self) { try kept.decode(String.self, forKey: .code) }
+            #expect(throws: DecodingError.self) { try kept.decodeIfPresent(String.self, forKey: .code) }
+            #expect(throws: DecodingError.self) { try kept.decodeNil(forKey: .code) }
+            #expect(throws: DecodingError.self) { try kept.decodeIfPresent(Int.self, forKey: .id) }
+            #expect(!kept.contains(.code))
         }
+        #expect(checked > 10)
     }
 
     @Test func aQueryRunAgainWhileItsRowsAreReadRunsOnItsOwn() throws {

@@ -337,12 +337,14 @@ enum RowDecoder {
         @usableFromInline
         func begin(_ values: [SQLiteValue]) {
             reader.values = values
+            reader.owner.store(currentThreadID(), ordering: .releasing)
         }
 
         /// Lets go of the record's values, so that a container kept by a record holds no row
         /// but its own; holding the session.
         @usableFromInline
         func end() {
+            reader.owner.store(0, ordering: .releasing)
             reader.values = []
         }
 
@@ -383,6 +385,12 @@ enum RowDecoder {
         /// The values of the row being decoded; empty when none is.
         // The runtime access checks cost more than the look-ups.
         @exclusivity(unchecked) var values: [SQLiteValue]
+        /// Of a session's reader: the thread decoding a record with it now, 0 between
+        /// records. A container a record kept past its decoding, read later or on another
+        /// thread, finds another owner and throws: it never reads a row not its own, nor
+        /// `values` while another thread sets them.
+        let owner = Atomic<UInt>(0)
+        let isShared: Bool
         let names: [String]
         /// The columns by key tag, when the layout is known.
         private let layout: Layout?
@@ -400,6 +408,7 @@ enum RowDecoder {
             values = []
             plan = nil
             keyType = nil
+            isShared = true
         }
 
         /// A reader of `values`, with `layout` when it is known, learning it for `plan`
@@ -410,6 +419,7 @@ enum RowDecoder {
             self.layout = layout
             self.plan = layout == nil ? plan : nil
             self.keyType = keyType
+            isShared = false
         }
 
         deinit {
@@ -449,8 +459,14 @@ enum RowDecoder {
             return found ?? Int(Layout.missing)
         }
 
-        /// The value at `column`, or nil when there is none (a missing column, or a
-        /// container kept past its record's decoding).
+        /// Whether this reader may be read on this thread now: always, unless it is a
+        /// session's and the record it was given to has been decoded (see `owner`).
+        @inline(__always)
+        var isReadable: Bool {
+            !isShared || owner.load(ordering: .acquiring) == currentThreadID()
+        }
+
+        /// The value at `column`, or nil when there is none (a missing column).
         @inline(__always)
         func value(at column: Int) -> SQLiteValue? {
             // Not a `? :` of the two: its `nil` would be the value NULL (a literal `SQLiteValue`).
@@ -544,41 +560,54 @@ enum RowDecoder {
 
         /// The value of the column of `key`, or nil when there is no such column.
         @inline(__always)
-        private func lookUp(_ key: Key) -> SQLiteValue? {
+        private func lookUp(_ key: Key) throws -> SQLiteValue? {
+            guard reader.isReadable else { throw kept(key) }
             // Keys that are not tagged are looked up by name (tag 0 is never learned for them).
-            reader.value(at: reader.column(of: key, tag: Self.isTagged ? Self.tag(of: key) : 256))
+            return reader.value(at: reader.column(of: key, tag: Self.isTagged ? Self.tag(of: key) : 256))
         }
 
-        func contains(_ key: Key) -> Bool { lookUp(key) != nil }
+        /// The error of a read through a container kept past its record's decoding.
+        private func kept(_ key: Key) -> DecodingError {
+            .dataCorrupted(
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription:
+                        "a container of a fetched row was read after its record's init(from:) returned; read the values there"
+                ))
+        }
+
+        /// Whether the row has a column for `key`; false for a kept container, whose every
+        /// decode throws.
+        func contains(_ key: Key) -> Bool { ((try? lookUp(key)) ?? nil) != nil }
 
         func decodeNil(forKey key: Key) throws -> Bool {
-            lookUp(key)?.isNull ?? true
+            try lookUp(key)?.isNull ?? true
         }
 
         /// The value of `key`, or nil when the column is missing or NULL: one look-up, where
         /// the protocol's own `decodeIfPresent` makes three.
         @inline(__always)
-        private func present(_ key: Key) -> SQLiteValue? {
-            guard let value = lookUp(key), !value.isNull else { return nil }
+        private func present(_ key: Key) throws -> SQLiteValue? {
+            guard let value = try lookUp(key), !value.isNull else { return nil }
             return value
         }
 
         @inline(__always)
-        private func decoded<T>(_ key: Key, _ decode: (SQLiteValue) throws -> T) rethrows -> T? {
-            guard let value = present(key) else { return nil }
+        private func decoded<T>(_ key: Key, _ decode: (SQLiteValue) throws -> T) throws -> T? {
+            guard let value = try present(key) else { return nil }
             return try decode(value)
         }
 
         // The common kinds read their column in place.
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-            switch lookUp(key) {
+            switch try lookUp(key) {
             case .text(let text): return text
             case .null, .none: return nil
             case let value?: throw mismatch(type, key, value)
             }
         }
         func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-            switch lookUp(key) {
+            switch try lookUp(key) {
             case .real(let number): return number
             case .integer(let number): return Double(number)
             case .null, .none: return nil
@@ -586,21 +615,21 @@ enum RowDecoder {
             }
         }
         func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-            switch lookUp(key) {
+            switch try lookUp(key) {
             case .integer(let number): return number
             case .null, .none: return nil
             case let value?: return try integer(type, key, value)
             }
         }
         func decode(_ type: String.Type, forKey key: Key) throws -> String {
-            switch lookUp(key) {
+            switch try lookUp(key) {
             case .text(let text): return text
             case .none: throw missing(key)
             case let value?: throw mismatch(type, key, value)
             }
         }
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-            switch lookUp(key) {
+            switch try lookUp(key) {
             case .real(let number): return number
             case .integer(let number): return Double(number)
             case .none: throw missing(key)
@@ -608,7 +637,7 @@ enum RowDecoder {
             }
         }
         func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-            switch lookUp(key) {
+            switch try lookUp(key) {
             case .integer(let number): return number
             case .none: throw missing(key)
             case let value?: return try integer(type, key, value)
@@ -649,7 +678,7 @@ enum RowDecoder {
             try decoded(key) { try integer(type, key, $0) }
         }
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            guard present(key) != nil else { return nil }
+            guard try present(key) != nil else { return nil }
             return try decode(type, forKey: key)
         }
 
@@ -659,7 +688,7 @@ enum RowDecoder {
         }
 
         private func value(_ key: Key) throws -> SQLiteValue {
-            guard let value = lookUp(key) else { throw missing(key) }
+            guard let value = try lookUp(key) else { throw missing(key) }
             return value
         }
 
@@ -733,17 +762,31 @@ enum RowDecoder {
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
             -> KeyedDecodingContainer<NestedKey>
         {
-            throw mismatch([String: Any].self, key, lookUp(key) ?? .null)
+            throw mismatch([String: Any].self, key, (try lookUp(key)) ?? .null)
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            throw mismatch([Any].self, key, lookUp(key) ?? .null)
+            throw mismatch([Any].self, key, (try lookUp(key)) ?? .null)
         }
 
         // A superclass decodes from the same row, its columns looked up by name.
         func superDecoder() throws -> any Swift.Decoder {
-            Decoder(row: Row(uniqueNames: reader.names, values: reader.values))
+            guard reader.isReadable else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: codingPath, debugDescription: "a kept container of a fetched row has no row"))
+            }
+            return Decoder(row: Row(uniqueNames: reader.names, values: reader.values))
         }
         func superDecoder(forKey key: Key) throws -> any Swift.Decoder { try superDecoder() }
     }
+}
+
+/// The calling thread, as a number: what a session's reader compares its owner with.
+@usableFromInline @inline(__always)
+func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+    #else
+        UInt(pthread_self())
+    #endif
 }
