@@ -35,6 +35,7 @@ import Testing
         #expect(logic.save(kind: "new", listingID: 2, name: "Villa", price: 2) == nil)
         try store.remove(kind: "rent", listingID: 1)
         #expect(logic.state.value.favorites.map(\.name) == ["Villa"])
+        #expect(logic.state.value.problem == nil, "a read that succeeds clears the problem of the one that failed")
     }
 }
 

@@ -21,10 +21,15 @@ package final class FavoritesLogic {
         state = Property(current)
         stored = store.observeAll()
         // On the main actor, the stored favourites are shown before `init` returns; a read
-        // that failed keeps the favourites last read and says why.
+        // that failed keeps the favourites last read and says why, until a read succeeds
+        // (one change: the favourites and no problem).
         stored.observeOnMainActor { [current] read in
             switch read {
-            case .success(let favorites): current.value.favorites = favorites
+            case .success(let favorites):
+                current.modify { state in
+                    state.favorites = favorites
+                    state.problem = nil
+                }
             case .failure(let error): current.value.problem = "favourites could not be read: \(error)"
             }
         }.dispose(in: bag)

@@ -22,10 +22,15 @@ package final class SavedSearchesLogic {
         state = Property(current)
         stored = store.observeAll()
         // On the main actor the stored searches are read before `init` returns; a read
-        // that failed keeps the searches last read and says why.
+        // that failed keeps the searches last read and says why, until a read succeeds
+        // (one change: the searches and no problem).
         stored.observeOnMainActor { [current] read in
             switch read {
-            case .success(let searches): current.value.searches = searches
+            case .success(let searches):
+                current.modify { state in
+                    state.searches = searches
+                    state.problem = nil
+                }
             case .failure(let error): current.value.problem = "saved searches could not be read: \(error)"
             }
         }.dispose(in: bag)
