@@ -116,4 +116,66 @@ import Testing
         pair.assertValues([(1, 5)], by: ==)
         triple.assertValues([(1, 5, 5)], by: ==)
     }
+
+    /// A root whose first observer is the combination alone hands it a set in one call (the
+    /// pair path); one observed before the combination, or by two combinations, takes the
+    /// two events apart. Every way means the same emissions.
+    @Test func aSetMeansOneEmissionWhetherTheCombinationIsARootsFirstObserverOrNot() {
+        func emissions(observingFirst: Bool, twoCombinations: Bool) -> [[Int]] {
+            let a = MutableProperty(0)
+            let b = MutableProperty(0)
+            let seen = observingFirst ? a.observe { _ in } : nil
+            let other = twoCombinations ? Property.combineLatest(a, b).signal.record() : nil
+            let sums = Property.combineLatest(a, b).map { [$0, $1] }.signal.record()
+            a.value = 1
+            b.value = 2
+            a.value = 1 // equal: not notified
+            withBatchedChanges {
+                a.value = 3
+                b.value = 4
+            }
+            withExtendedLifetime((seen, other)) {}
+            return sums.values
+        }
+        for observingFirst in [false, true] {
+            for twoCombinations in [false, true] {
+                #expect(
+                    emissions(observingFirst: observingFirst, twoCombinations: twoCombinations)
+                        == [[1, 0], [1, 2], [3, 4]], "observed first: \(observingFirst), two: \(twoCombinations)")
+            }
+        }
+    }
+
+    /// A set made from inside the combination's own delivery waits for it to end (the pair
+    /// path finds it delivering) and then emits in order, the newest combination last; a
+    /// late observer starts from the newest.
+    @Test func aSetFromInsideTheCombinationsDeliveryComesAfterIt() {
+        let a = MutableProperty(0)
+        let b = MutableProperty(0)
+        let pair = Property.combineLatest(a, b)
+        let echo = pair.observe { first, second in
+            if first == 1 && second == 0 { b.value = 10 }
+        }
+        let recorded = pair.signal.record()
+        a.value = 1
+        recorded.assertValues([(1, 0), (1, 10)], by: ==)
+        pair.record().assertValues([(1, 10)], by: ==)
+        withExtendedLifetime(echo) {}
+    }
+
+    /// Two threads setting the two inputs at once: whichever path each set takes, the last
+    /// emission and a late observer's start are the final pair.
+    @Test func setsOfBothInputsFromTwoThreadsEndAtTheFinalPair() async {
+        let a = MutableProperty(0)
+        let b = MutableProperty(0)
+        let pair = Property.combineLatest(a, b)
+        let recorded = pair.signal.record()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for value in 1...2_000 { a.value = value } }
+            group.addTask { for value in 1...2_000 { b.value = -value } }
+        }
+        #expect(recorded.values.last.map { $0 == (2_000, -2_000) } == true)
+        #expect(recorded.values.count <= 4_000)
+        pair.record().assertValues([(2_000, -2_000)], by: ==)
+    }
 }

@@ -77,7 +77,7 @@ final class PropagationGate: Sendable {
 @usableFromInline
 final class Propagation: @unchecked Sendable {
     /// Whether root changes must be tracked at all (see ``PropagationGate``).
-    static let gate = PropagationGate()
+    @usableFromInline static let gate = PropagationGate()
 
     private var depth = 0
     /// How many batches are open on this thread.

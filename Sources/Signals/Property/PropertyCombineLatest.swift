@@ -193,6 +193,7 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     @usableFromInline let build: () -> Combined
     /// Whether an input changed for the observers since the last emission (`Latest.settle`).
     @usableFromInline let settle: () -> Bool
+    @usableFromInline let gate = Propagation.gate
     @usableFromInline @exclusivity(unchecked) var unsettled = 0
     @usableFromInline @exclusivity(unchecked) var isChanged = false
     @usableFromInline @exclusivity(unchecked) var completions = 0
@@ -217,20 +218,54 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     /// serialized section, a change stored in `cell` first.
     @inlinable
     func attach<Input: Sendable>(_ node: PropertyNode<Input>, _ cell: Latest<Input>) {
-        let output = self.output
         let step: (CombineEvent<Input>) -> Void = { event in
             if case .changed(let value) = event { cell.value = value }
             self.step(event)
         }
-        node.core.forward(
-            to: output,
-            value: { change in
+        let output = self.output
+        let input = CombinationInput<Input>(
+            onChange: { change in
                 switch change {
                 case .invalidate: output.serialize(.invalidate, step)
                 case .changed(let value): output.serialize(.changed(value), step)
                 case .unchanged: output.serialize(.unchanged, step)
                 }
-            }, completed: { output.serialize(.completed, step) })
+            },
+            onPair: { change in
+                if case .changed(let value) = change { self.take(value, into: cell, step: step) }
+            }, onCompleted: { output.serialize(.completed, step) })
+        output.addUpstream(node.core.add(input))
+    }
+
+    /// Takes a change that comes with its `invalidate` (a root's pair, see `emitPair`).
+    /// When nothing else is under way (no delivery, no input unsettled, no propagation to
+    /// wait for), the pair settles at once: the cell, the combination and its commit are
+    /// stored in the section that starts the delivery, one lock round trip where the two
+    /// steps took three (the change's value then needs no serialized step of its own).
+    /// Otherwise both steps run in one serialized section.
+    @inlinable
+    func take<Input>(_ value: Input, into cell: Latest<Input>, step: @escaping (CombineEvent<Input>) -> Void) {
+        let waits = gate.isOpen && Propagation.shouldWait(fedBySignal: isFedBySignal)
+        var replaced: Input?
+        let output = self.output
+        let sent = output.sendIfIdle {
+            guard unsettled == 0, !isWaiting, !waits else { return nil }
+            var previous = value
+            swap(&previous, &cell.value)
+            replaced = previous
+            // Committed before it is compared (`settle`, user code, runs after the lock): an
+            // equal combination committed in place of the last one changes nothing observable.
+            return .changed(build())
+        } deliver: { change in
+            if output.snapshotTakesLead { output.emit(.invalidate) }
+            output.emit(settle() ? change : .unchanged)
+        }
+        withExtendedLifetime(replaced) {}
+        guard !sent else { return }
+        output.serialize(value) { value in
+            step(.invalidate)
+            step(.changed(value))
+        }
     }
 
     /// Takes one event (a change's value is in its input's cell already); one that settles
@@ -285,5 +320,42 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
         let changed = isChanged && settle()
         isChanged = false
         output.emit(changed ? .changed(build()) : .unchanged, committing: changed)
+    }
+}
+
+/// An input of a combined property: a `ForwardObserver` that also takes a root's
+/// `invalidate`/`changed` pair in one call. Its closures are made in inlinable code, so
+/// that they are specialized for the client's types (the methods of a generic class are not).
+// Safe to share: its closures are `let`s, called only by the delivering thread.
+@usableFromInline
+final class CombinationInput<Input>: Observer<Change<Input>>, @unchecked Sendable {
+    @usableFromInline let onChange: (Change<Input>) -> Void
+    @usableFromInline let onPair: (Change<Input>) -> Void
+    @usableFromInline let onCompleted: () -> Void
+
+    @inlinable
+    init(
+        onChange: @escaping (Change<Input>) -> Void, onPair: @escaping (Change<Input>) -> Void,
+        onCompleted: @escaping () -> Void
+    ) {
+        self.onChange = onChange
+        self.onPair = onPair
+        self.onCompleted = onCompleted
+    }
+
+    @usableFromInline
+    override func receive(_ change: Change<Input>) {
+        onChange(change)
+    }
+
+    /// `lead` is the `invalidate` of a property's `send(trackedBy:_:)`.
+    @usableFromInline
+    override func receive(_ lead: Change<Input>, then change: Change<Input>) {
+        onPair(change)
+    }
+
+    @usableFromInline
+    override func complete() {
+        onCompleted()
     }
 }

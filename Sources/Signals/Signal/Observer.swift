@@ -96,6 +96,14 @@ class Observer<Value>: Disposable, @unchecked Sendable {
     @usableFromInline
     func receive(_ value: Value) {}
 
+    /// Handles the two events of a property's change, `lead` (its `invalidate`) then
+    /// `value`, delivered together (see `SignalCore.emitPair`).
+    @usableFromInline
+    func receive(_ lead: Value, then value: Value) {
+        receive(lead)
+        if !isDisposed { receive(value) }
+    }
+
     /// Handles the completion; called once, only by the thread delivering the signal.
     @usableFromInline
     func complete() {}

@@ -81,6 +81,27 @@ extension SignalCore {
         return true
     }
 
+    /// Sends what `make` returns, committed, when no delivery is in progress: `make` runs
+    /// under the lock, then `deliver` with its value inside the delivery this starts. False
+    /// (nothing run but `make`) when a delivery is in progress, the core is not active, or
+    /// `make` returns nil.
+    @inlinable
+    func sendIfIdle(_ make: () -> Value?, deliver: (Value) -> Void) -> Bool {
+        delivery.lock.lock()
+        guard case .active = lifecycle, !delivery.isDelivering, let value = make() else {
+            delivery.lock.unlock()
+            return false
+        }
+        let replacedValue = commit(value)
+        delivery.begin()
+        let replaced = takeSnapshot()
+        delivery.lock.unlock()
+        withExtendedLifetime((replaced, replacedValue)) {}
+        deliver(value)
+        delivery.leave()
+        return true
+    }
+
     /// Delivers a pair as a tracked `send(trackedBy:_:)` does, out of line; returns true.
     @usableFromInline
     func emitAsPropagation(_ pair: (Value, Value)) -> Bool {
@@ -93,9 +114,17 @@ extension SignalCore {
     }
 
     /// Delivers a pair sent by `send(_:)`: its first event only when an observer takes it.
+    /// When the first observer alone takes it, that observer gets the pair as one call (a
+    /// combined property then takes both events in one step), then the others the second.
     @inlinable
     func emitPair(_ pair: (Value, Value)) {
-        if snapshotTakesLead { emit(pair.0) }
-        emit(pair.1)
+        guard snapshotPairsHead else {
+            if snapshotTakesLead { emit(pair.0) }
+            return emit(pair.1)
+        }
+        Unmanaged.passUnretained(snapshotElements[0])._withUnsafeGuaranteedRef { head in
+            if !head.isDisposed { head.receive(pair.0, then: pair.1) }
+        }
+        emit(pair.1, from: 1)
     }
 }

@@ -193,12 +193,10 @@ extension SignalCore {
         swap(&other, &snapshot)
         let elements = snapshot.withUnsafeBufferPointer { $0 }
         snapshotElements = elements
-        var takesLead = false
-        for index in elements.indices where !elements[index].skipsLeadOfPair {
-            takesLead = true
-            break
-        }
-        snapshotTakesLead = takesLead
+        var takers = 0
+        for index in elements.indices where !elements[index].skipsLeadOfPair { takers += 1 }
+        snapshotTakesLead = takers > 0
+        snapshotPairsHead = takers == 1 && !elements[0].skipsLeadOfPair
     }
 
     /// Empties the snapshot (see `SnapshotHolder`).
@@ -236,14 +234,15 @@ extension SignalCore {
         emit(value)
     }
 
-    /// Delivers `value` to the observers registered when the current work was sent. After
-    /// the completion the snapshot is empty, so nothing is delivered.
+    /// Delivers `value` to the observers registered when the current work was sent (from
+    /// the one at `start` on). After the completion the snapshot is empty, so nothing is
+    /// delivered.
     @inlinable
-    func emit(_ value: Value) {
+    func emit(_ value: Value, from start: Int = 0) {
         // The snapshot stays put while it is delivered to (only this thread replaces it, and
         // not during `emit`), so its observers are called without retaining each one.
         let observers = snapshotElements
-        for index in observers.indices {
+        for index in start..<observers.count {
             Unmanaged.passUnretained(observers[index])._withUnsafeGuaranteedRef { observer in
                 if !observer.isDisposed { observer.receive(value) }
             }

@@ -169,6 +169,9 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     /// Whether an observer in `snapshot` acts on the first event of a pair (a property's
     /// `invalidate`); when none does, the pair is delivered as its second event alone.
     @usableFromInline @exclusivity(unchecked) var snapshotTakesLead = false
+    /// Whether the first observer of `snapshot` is the only one that takes the lead: it then
+    /// gets a pair as one call (`Observer.receive(_:then:)`), in the same order as two.
+    @usableFromInline @exclusivity(unchecked) var snapshotPairsHead = false
     /// The `observersVersion` the snapshot was taken at; -1 when it must be taken again.
     @usableFromInline @exclusivity(unchecked) var snapshotVersion = -1
     /// The delivery's `versionAtDelivery` this core last refreshed its snapshot at (for
