@@ -147,7 +147,8 @@ extension Property {
 // of the combined property's core.
 @usableFromInline
 final class Latest<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let isEquivalent: ((Value, Value) -> Bool)?
+    /// A `var` only to be called borrowed (`call(_:_:_:)`), with no retain.
+    @usableFromInline @exclusivity(unchecked) var isEquivalent: ((Value, Value) -> Bool)?
     @usableFromInline @exclusivity(unchecked) var value: Value
     @usableFromInline @exclusivity(unchecked) var emitted: Value
 
@@ -158,12 +159,21 @@ final class Latest<Value: Sendable>: @unchecked Sendable {
         emitted = value
     }
 
+    /// Calls `compare`, borrowing it: the exclusive access means the call cannot replace
+    /// it, so its context is not retained around the call (as `ClosureObserver.call`).
+    @inlinable @inline(__always)
+    static func call<Argument>(
+        _ compare: inout ((Argument, Argument) -> Bool)?, _ first: Argument, _ second: Argument
+    ) -> Bool? {
+        compare?(first, second)
+    }
+
     /// Whether `value` is new to the observers (always, when inputs are not compared);
     /// records it as emitted.
     @inlinable
     func settle() -> Bool {
-        guard let isEquivalent else { return true }
-        if isEquivalent(emitted, value) { return false }
+        guard let isSame = Self.call(&isEquivalent, emitted, value) else { return true }
+        if isSame { return false }
         emitted = value
         return true
     }
@@ -247,7 +257,6 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     func take<Input>(_ value: Input, into cell: Latest<Input>, step: @escaping (CombineEvent<Input>) -> Void) {
         let waits = gate.isOpen && Propagation.shouldWait(fedBySignal: isFedBySignal)
         var replaced: Input?
-        let output = self.output
         let sent = output.sendIfIdle {
             guard unsettled == 0, !isWaiting, !waits else { return nil }
             var previous = value
@@ -257,8 +266,8 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
             // equal combination committed in place of the last one changes nothing observable.
             return .changed(build())
         } deliver: { change in
-            if output.snapshotTakesLead { output.emit(.invalidate) }
-            output.emit(settle() ? change : .unchanged)
+            if self.output.snapshotTakesLead { self.output.emit(.invalidate) }
+            self.output.emit(settle() ? change : .unchanged)
         }
         withExtendedLifetime(replaced) {}
         guard !sent else { return }

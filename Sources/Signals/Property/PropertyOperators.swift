@@ -47,19 +47,19 @@ extension Property {
             value: { change in
                 switch change {
                 case .invalidate:
-                    output.sendInDelivery(.invalidate)
+                    output.sendInDelivery(.invalidate, forLeadTakers: true)
                 case .changed(let value):
                     let mapped = transform(value)
                     if let isEquivalent, let previous = last.value {
                         if isEquivalent(previous, mapped) {
-                            output.sendInDelivery(.unchanged)
+                            output.sendInDelivery(.unchanged, forLeadTakers: true)
                             return
                         }
                         last.value = mapped
                     }
                     output.emit(.changed(mapped), committing: true)
                 case .unchanged:
-                    output.sendInDelivery(.unchanged)
+                    output.sendInDelivery(.unchanged, forLeadTakers: true)
                 }
             })
         return Property<Output>(node: derived, sources: [self])

@@ -165,9 +165,11 @@ extension SignalCore {
     }
 
     /// Delivers `value` from inside the delivery this core shares with its source (see
-    /// `init(sharingDeliveryOf:)`): no lock unless the observers changed.
+    /// `init(sharingDeliveryOf:)`): no lock unless the observers changed. An event only the
+    /// observers that take a pair's lead act on (a property's `invalidate` and `unchanged`)
+    /// is `forLeadTakers`: with none in the snapshot, it goes nowhere.
     @inlinable
-    func sendInDelivery(_ value: Value) {
+    func sendInDelivery(_ value: Value, forLeadTakers: Bool = false) {
         if seenDeliveryVersion != delivery.versionAtDelivery {
             delivery.lock.lock()
             let replaced = takeSnapshot()
@@ -175,6 +177,7 @@ extension SignalCore {
             delivery.lock.unlock()
             withExtendedLifetime(replaced) {}
         }
+        if forLeadTakers && !snapshotTakesLead { return }
         emit(value)
     }
 
@@ -211,10 +214,15 @@ extension SignalCore {
 
     /// Points `snapshot` at the current observers. Called with the lock held; returns the
     /// previous snapshot, which the caller releases after unlocking (releasing an observer
-    /// can free closures, and so run user code).
-    @inlinable
+    /// can free closures, and so run user code). The check is in line, the taking not.
+    @inlinable @inline(__always)
     func takeSnapshot() -> [Observer<Value>]? {
-        guard snapshotVersion != observersVersion else { return nil }
+        snapshotVersion == observersVersion ? nil : retakeSnapshot()
+    }
+
+    /// `takeSnapshot()` when the observers changed.
+    @inlinable @inline(never)
+    func retakeSnapshot() -> [Observer<Value>] {
         var previous = joining.isEmpty ? observers : observers.filter { listed in !joining.contains { $0 === listed } }
         exchangeSnapshot(&previous)
         snapshotVersion = observersVersion
