@@ -406,6 +406,26 @@ private func filled(_ count: Int = 300) throws -> (folder: TemporaryFolder, tabl
         #expect(checked > 10)
     }
 
+    /// The shared container reads its fetch's reader unretained: a record that keeps it
+    /// keeps that reader alive, fetch after fetch, so a read of any kept container, after
+    /// its fetch and while later fetches decode, throws and reads no freed memory.
+    @Test func containersKeptFromManyFetchesThrowLongAfterTheirFetches() throws {
+        let (_, table, homes) = try filled(30)
+        var kept: [KeyedDecodingContainer<SometimesLazy.CodingKeys>] = []
+        for _ in 0..<5 {
+            kept += try table.records(SometimesLazy.self).compactMap(\.kept)
+            #expect(try table.records(Home.self) == homes)
+        }
+        #expect(kept.count > 10)
+        for container in kept {
+            #expect(throws: DecodingError.self) { try container.decode(String.self, forKey: .code) }
+            #expect(container.allKeys.isEmpty == false)
+        }
+        // Fetched again, with every kept container let go of, the rows decode as ever.
+        kept = []
+        #expect(try table.records(Home.self) == homes)
+    }
+
     @Test func aQueryRunAgainWhileItsRowsAreReadRunsOnItsOwn() throws {
         let folder = TemporaryFolder()
         let path = folder.path()

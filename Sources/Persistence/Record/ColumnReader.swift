@@ -44,11 +44,11 @@ public struct ColumnReader: ~Copyable {
     }
 
     /// The columns of `row`, in its order.
-    init(row: Row) {
+    init(row: borrowing Row) {
         statement = nil
         columnCount = row.values.count
         found = nil
-        self.row = row
+        self.row = copy row
     }
 
     /// How many columns the row has.
@@ -202,7 +202,7 @@ public protocol ColumnReadable: Record {
 
 extension ColumnReadable {
     /// Reads the record from `row`'s columns, by ``init(columns:)``.
-    public init(row: Row) throws {
+    public init(row: borrowing Row) throws {
         try self.init(columns: ColumnReader(row: row))
     }
 }
@@ -210,7 +210,7 @@ extension ColumnReadable {
 extension ColumnReadable where Self: Codable {
     /// Reads the record from `row`'s columns, by ``init(columns:)``: a `Codable` record
     /// that reads its columns in place reads a row the same way, not by `Decodable`.
-    public init(row: Row) throws {
+    public init(row: borrowing Row) throws {
         try self.init(columns: ColumnReader(row: row))
     }
 }

@@ -11,8 +11,10 @@ public protocol Record {
     func row(for table: any Table) throws -> Row
     /// Rebuilds the record from a row (for a record spanning tables, the merged row).
     ///
-    /// A fetch hands each row to it as the row is read; a record may keep the row.
-    init(row: Row) throws
+    /// A fetch hands each row to it as the row is read; a record may keep the row (a copy
+    /// of it). The row is borrowed, so that handing it over costs no reference counting:
+    /// an `init(row: Row)` implements this requirement all the same.
+    init(row: borrowing Row) throws
 }
 
 extension Record where Self: Codable {
@@ -26,7 +28,7 @@ extension Record where Self: Codable {
 
     /// Decodes the record from `row`.
     @inlinable
-    public init(row: Row) throws {
+    public init(row: borrowing Row) throws {
         self = try RowDecoder.decode(Self.self, from: row)
     }
 }

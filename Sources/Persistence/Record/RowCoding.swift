@@ -216,24 +216,22 @@ enum DiscardingContainers {
 /// it is given (an allocation, and a generic metadata look-up for the box and for our
 /// container, per record), which cost more than reading the row. The fetch's `Session`
 /// keeps the first container it made and hands it to each later record, pointed at that
-/// record's values; the container is one reference, so the box's copy of it on every call
-/// is one retain.
+/// record's values (lent, not copied). That container holds the session's reader
+/// unretained, so the box, which copies it on every call, counts no reference; the session
+/// keeps the reader for good should a record keep the container (see `Session.deinit`).
+/// The row itself is borrowed (`Record.init(row:)`), so handing it over counts none either.
 @usableFromInline
 enum RowDecoder {
     // Inlinable, down to the record's own `init(from:)`, so that a fetch's loop is
     // specialized for its record type with no generic copies of the record between them.
     @inlinable
-    static func decode<Value: Decodable>(_ type: Value.Type, from row: Row) throws -> Value {
+    static func decode<Value: Decodable>(_ type: Value.Type, from row: borrowing Row) throws -> Value {
         // A row of a fetch whose layout is known decodes through the fetch's session, unless
         // another decoding holds it (a kept row decoded on another thread, or within a
         // record's own decoding): then as any row does, with containers of its own.
-        if let session = row.plan?.session, session.claim() {
-            defer { session.release() }
-            session.begin(row.values)
-            defer { session.end() }
-            return try Value(from: SessionDecoder(session: session))
-        }
-        return try decodeAlone(type, from: row)
+        // A method of the session, not `if let session`, which would retain it.
+        if let value = try row.plan?.session?.decode(type, from: row.values) { return value }
+        return try decodeAlone(type, from: copy row)
     }
 
     /// Decodes `row` with containers of its own.
@@ -308,17 +306,45 @@ enum RowDecoder {
     /// Used by one decoding at a time, the one whose `claim()` won.
     @usableFromInline
     final class Session: @unchecked Sendable {
-        // @unchecked: `reader` and `cached` are touched only between a `claim()` that
-        // won (an atomic exchange) and its `release()`, as a try-lock would guard them.
+        // @unchecked: `reader`, `cached` and `box` are touched only between a `claim()`
+        // that won (an atomic exchange) and its `release()`, as a try-lock would guard
+        // them, and in `deinit`.
         private let claimed = Atomic<Bool>(false)
         let layout: Layout
         private let reader: Reader
         /// The container made for the first record: a `Cached<Key>` for `layout.keyType`.
         private var cached: AnyObject?
+        /// The standard library's box of that container, to tell at the end whether a
+        /// record kept it.
+        private var box: AnyObject?
+
+        deinit {
+            // The container reads `reader` unretained (see `SessionReader`): if a record kept
+            // it, the reader stays, for as long as the process, so that reading it (which
+            // throws, see `Reader.owner`) never reads freed memory. Only a record that keeps
+            // its container past `init(from:)` costs this, once per fetch.
+            cached = nil
+            if box != nil, !isKnownUniquelyReferenced(&box) {
+                _ = Unmanaged.passRetained(reader)
+            }
+        }
 
         init(layout: Layout) {
             self.layout = layout
             reader = Reader(names: layout.names, layout: layout)
+        }
+
+        /// Decodes a record from `values` (a row's, in the names' order, lent for the
+        /// decoding) through this session; nil when another decoding holds it.
+        @inlinable
+        func decode<Value: Decodable>(_ type: Value.Type, from values: borrowing [SQLiteValue]) throws -> Value? {
+            guard claim() else { return nil }
+            defer { release() }
+            return try values.withUnsafeBufferPointer { values in
+                begin(values)
+                defer { end() }
+                return try Value(from: SessionDecoder(session: self))
+            }
         }
 
         /// Whether this decoding now holds the session (to be given back by `release()`).
@@ -335,8 +361,8 @@ enum RowDecoder {
         /// Points the shared container at one record's `values` (the row's, in the names'
         /// order); holding the session.
         @usableFromInline
-        func begin(_ values: [SQLiteValue]) {
-            reader.values = values
+        func begin(_ values: UnsafeBufferPointer<SQLiteValue>) {
+            reader.buffer = values
             reader.owner.store(currentThreadID(), ordering: .releasing)
         }
 
@@ -345,7 +371,7 @@ enum RowDecoder {
         @usableFromInline
         func end() {
             reader.owner.store(0, ordering: .releasing)
-            reader.values = []
+            reader.buffer = nil
         }
 
         /// The shared container, made on first use; holding the session.
@@ -354,15 +380,24 @@ enum RowDecoder {
                 // Only ever a `Cached<Key>` of `layout.keyType`, which the caller checked.
                 return unsafeDowncast(cached, to: Cached<Key>.self).container
             }
-            let container = KeyedDecodingContainer(Keyed<Key>(reader: reader))
+            let container = KeyedDecodingContainer(Keyed<Key, SessionReader>(SessionReader(reader)))
             cached = Cached(container)
+            // The box is the container's one stored property (`_box`, as the standard
+            // library has always made it); were it not one reference, the reader would be
+            // kept for good instead.
+            if MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size {
+                box = unsafeBitCast(container, to: AnyObject.self)
+            } else {
+                _ = Unmanaged.passRetained(reader)
+            }
             return container
         }
 
         /// A container of another key type, reading a copy of the current values by name.
         func uncachedContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
             KeyedDecodingContainer(
-                Keyed<Key>(reader: Reader(names: layout.names, values: reader.values, plan: nil, keyType: nil)))
+                Keyed<Key, OwnReader>(
+                    OwnReader(Reader(names: layout.names, values: reader.values, plan: nil, keyType: nil))))
         }
     }
 
@@ -382,9 +417,12 @@ enum RowDecoder {
     /// Used by one decoding on one thread; a learning reader publishes what it learned in
     /// its plan when that decoding lets go of it.
     final class Reader {
-        /// The values of the row being decoded; empty when none is.
+        /// The values of the row of a reader that is not a session's.
         // The runtime access checks cost more than the look-ups.
-        @exclusivity(unchecked) var values: [SQLiteValue]
+        @exclusivity(unchecked) private var stored: [SQLiteValue]
+        /// Of a session's reader: the values of the record being decoded, lent for its
+        /// decoding (read only by its owner, see `owner`); nil between records.
+        @exclusivity(unchecked) var buffer: UnsafeBufferPointer<SQLiteValue>?
         /// Of a session's reader: the thread decoding a record with it now, 0 between
         /// records. A container a record kept past its decoding, read later or on another
         /// thread, finds another owner and throws: it never reads a row not its own, nor
@@ -405,7 +443,7 @@ enum RowDecoder {
         init(names: [String], layout: Layout) {
             self.names = names
             self.layout = layout
-            values = []
+            stored = []
             plan = nil
             keyType = nil
             isShared = true
@@ -414,13 +452,16 @@ enum RowDecoder {
         /// A reader of `values`, with `layout` when it is known, learning it for `plan`
         /// otherwise (when there is one).
         init(names: [String], values: [SQLiteValue], layout: Layout? = nil, plan: Plan?, keyType: ObjectIdentifier?) {
-            self.values = values
+            stored = values
             self.names = names
             self.layout = layout
             self.plan = layout == nil ? plan : nil
             self.keyType = keyType
             isShared = false
         }
+
+        /// The values of the row being decoded, as an array.
+        var values: [SQLiteValue] { buffer.map(Array.init) ?? stored }
 
         deinit {
             // A decoding that failed half way taught only some keys: the others stay
@@ -470,8 +511,13 @@ enum RowDecoder {
         @inline(__always)
         func value(at column: Int) -> SQLiteValue? {
             // Not a `? :` of the two: its `nil` would be the value NULL (a literal `SQLiteValue`).
-            guard column >= 0, column < values.count else { return nil }
-            return values[column]
+            guard column >= 0 else { return nil }
+            if let buffer {
+                guard column < buffer.count else { return nil }
+                return buffer[column]
+            }
+            guard column < stored.count else { return nil }
+            return stored[column]
         }
     }
 
@@ -485,7 +531,7 @@ enum RowDecoder {
             let keyType = ObjectIdentifier(type)
             var layout: Layout?
             var plan: Plan?
-            if let rowPlan = row.plan, Keyed<Key>.isTagged {
+            if let rowPlan = row.plan, Keyed<Key, OwnReader>.isTagged {
                 if let known = rowPlan.layout {
                     // The layout of another key type (a record that asks for two containers): by name.
                     layout = known.keyType == keyType ? known : nil
@@ -494,7 +540,7 @@ enum RowDecoder {
                 }
             }
             let reader = Reader(names: row.names, values: row.values, layout: layout, plan: plan, keyType: keyType)
-            return KeyedDecodingContainer(Keyed<Key>(reader: reader))
+            return KeyedDecodingContainer(Keyed<Key, OwnReader>(OwnReader(reader)))
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -538,11 +584,51 @@ enum RowDecoder {
         }
     }
 
-    /// A keyed container: one reference, so that the standard library's box copies it for
-    /// the price of a retain on every call.
-    struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let reader: Reader
+    /// Where a keyed container finds its reader (unretained: it is alive while the
+    /// container may read it).
+    protocol ReaderSource {
+        var reader: Unmanaged<Reader> { get }
+    }
+
+    /// A row's own reader, which the container holds.
+    struct OwnReader: ReaderSource {
+        let held: Reader
+
+        init(_ reader: Reader) {
+            held = reader
+        }
+
+        var reader: Unmanaged<Reader> { .passUnretained(held) }
+    }
+
+    /// A session's reader, which the container does not hold: the session does (and keeps
+    /// it if a record kept the container, see `Session.deinit`).
+    struct SessionReader: ReaderSource {
+        unowned(unsafe) let held: Reader
+
+        init(_ reader: Reader) {
+            held = reader
+        }
+
+        var reader: Unmanaged<Reader> { .passUnretained(held) }
+    }
+
+    /// A keyed container, reading through `Source`: a row's own reader (`OwnReader`), or a
+    /// session's (`SessionReader`), which holds no reference, so that the standard
+    /// library's box, which copies the container on every call, copies it for free.
+    struct Keyed<Key: CodingKey, Source: ReaderSource>: KeyedDecodingContainerProtocol {
+        private let source: Source
         var codingPath: [any CodingKey] { [] }
+
+        init(_ source: Source) {
+            self.source = source
+        }
+
+        /// `body` with the reader.
+        @inline(__always)
+        private func reading<Result>(_ body: (Reader) throws -> Result) rethrows -> Result {
+            try source.reader._withUnsafeGuaranteedRef(body)
+        }
 
         /// Whether a key is told apart by its one byte (or none): true of a `CodingKeys`
         /// enum, whose byte is its case's number. A value that small holds no reference, so
@@ -556,14 +642,16 @@ enum RowDecoder {
             MemoryLayout<Key>.size == 1 ? Int(unsafeBitCast(key, to: UInt8.self)) : 0
         }
 
-        var allKeys: [Key] { reader.names.compactMap { Key(stringValue: $0) } }
+        var allKeys: [Key] { reading { reader in reader.names.compactMap { Key(stringValue: $0) } } }
 
         /// The value of the column of `key`, or nil when there is no such column.
         @inline(__always)
         private func lookUp(_ key: Key) throws -> SQLiteValue? {
-            guard reader.isReadable else { throw kept(key) }
-            // Keys that are not tagged are looked up by name (tag 0 is never learned for them).
-            return reader.value(at: reader.column(of: key, tag: Self.isTagged ? Self.tag(of: key) : 256))
+            try reading { reader in
+                guard reader.isReadable else { throw kept(key) }
+                // Keys that are not tagged are looked up by name (tag 0 is never learned for them).
+                return reader.value(at: reader.column(of: key, tag: Self.isTagged ? Self.tag(of: key) : 256))
+            }
         }
 
         /// The error of a read through a container kept past its record's decoding.
@@ -771,11 +859,13 @@ enum RowDecoder {
 
         // A superclass decodes from the same row, its columns looked up by name.
         func superDecoder() throws -> any Swift.Decoder {
-            guard reader.isReadable else {
-                throw DecodingError.dataCorrupted(
-                    .init(codingPath: codingPath, debugDescription: "a kept container of a fetched row has no row"))
+            try reading { reader in
+                guard reader.isReadable else {
+                    throw DecodingError.dataCorrupted(
+                        .init(codingPath: codingPath, debugDescription: "a kept container of a fetched row has no row"))
+                }
+                return Decoder(row: Row(uniqueNames: reader.names, values: reader.values))
             }
-            return Decoder(row: Row(uniqueNames: reader.names, values: reader.values))
         }
         func superDecoder(forKey key: Key) throws -> any Swift.Decoder { try superDecoder() }
     }
