@@ -75,7 +75,7 @@ struct HandReadHome: Record {
     var price: Double?
     var city: String?
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row.value(at: 0)
         code = try row.value(at: 1)
         title = try row.value(at: 2)

@@ -13,7 +13,9 @@ public protocol Record {
     ///
     /// A fetch hands each row to it as the row is read; a record may keep the row (a copy
     /// of it). The row is borrowed, so that handing it over costs no reference counting:
-    /// an `init(row: Row)` implements this requirement all the same.
+    /// an `init(row: Row)` implements this requirement all the same, with a copy of the
+    /// row made for it (two retains and releases of its storage a row, about 4% of a
+    /// fetch); write `init(row: borrowing Row)` to read it in place.
     init(row: borrowing Row) throws
 }
 
