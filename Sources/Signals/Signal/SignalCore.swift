@@ -103,6 +103,11 @@
 ///   need, for glitch-free updates) when no observer takes it, and its caller says whether
 ///   an event carries a value, instead of the core asking a closure made in unspecialized
 ///   code (which looked up `Change`'s generic metadata twice per change).
+/// - A root's change reaches a combination that is its first observer, and the only one
+///   that takes the pair's lead, as one call (`emitPair`, `Observer.receive(_:then:)`):
+///   the combination then settles it in the section that starts its own delivery, one
+///   lock round trip where the two events took three (DP 3.05x -> 2.14x). Only the first
+///   observer, so that no observer sees the change before the combination sees its lead.
 /// - The snapshot is replaced through one inlinable method (`exchangeSnapshot`): a
 ///   `didSet` on a generic class is not specialized, and asked for generic metadata on
 ///   every change of observers.
