@@ -182,9 +182,8 @@ final class Latest<Value: Sendable>: @unchecked Sendable {
 /// One step of an input of a combined property.
 @usableFromInline
 enum CombineEvent<Input> {
-    case invalidate
-    case changed(Input)
-    case unchanged
+    /// A step of the input's change, as the input sent it.
+    case change(Change<Input>)
     case completed
     /// The propagation the property waited for has ended (see `Propagation`).
     case propagationEnded
@@ -229,18 +228,12 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     @inlinable
     func attach<Input: Sendable>(_ node: PropertyNode<Input>, _ cell: Latest<Input>) {
         let step: (CombineEvent<Input>) -> Void = { event in
-            if case .changed(let value) = event { cell.value = value }
+            if case .change(.changed(let value)) = event { cell.value = value }
             self.step(event)
         }
         let output = self.output
         let input = CombinationInput<Input>(
-            onChange: { change in
-                switch change {
-                case .invalidate: output.serialize(.invalidate, step)
-                case .changed(let value): output.serialize(.changed(value), step)
-                case .unchanged: output.serialize(.unchanged, step)
-                }
-            },
+            onChange: { output.serialize(.change($0), step) },
             onPair: { change in
                 if case .changed(let value) = change { self.take(value, into: cell, step: step) }
             }, onCompleted: { output.serialize(.completed, step) })
@@ -272,8 +265,8 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
         withExtendedLifetime(replaced) {}
         guard !sent else { return }
         output.serialize(value) { value in
-            step(.invalidate)
-            step(.changed(value))
+            step(.change(.invalidate))
+            step(.change(.changed(value)))
         }
     }
 
@@ -282,13 +275,13 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     @inlinable
     func step<Input>(_ event: CombineEvent<Input>) {
         switch event {
-        case .invalidate:
+        case .change(.invalidate):
             unsettled += 1
             if unsettled == 1 && !isWaiting { output.emit(.invalidate) }
             return
-        case .changed:
+        case .change(.changed):
             isChanged = true
-        case .unchanged:
+        case .change(.unchanged):
             break
         case .completed:
             completions += 1
@@ -337,34 +330,21 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
 /// that they are specialized for the client's types (the methods of a generic class are not).
 // Safe to share: its closures are `let`s, called only by the delivering thread.
 @usableFromInline
-final class CombinationInput<Input>: Observer<Change<Input>>, @unchecked Sendable {
-    @usableFromInline let onChange: (Change<Input>) -> Void
+final class CombinationInput<Input>: ForwardObserver<Change<Input>>, @unchecked Sendable {
     @usableFromInline let onPair: (Change<Input>) -> Void
-    @usableFromInline let onCompleted: () -> Void
 
     @inlinable
     init(
         onChange: @escaping (Change<Input>) -> Void, onPair: @escaping (Change<Input>) -> Void,
         onCompleted: @escaping () -> Void
     ) {
-        self.onChange = onChange
         self.onPair = onPair
-        self.onCompleted = onCompleted
-    }
-
-    @usableFromInline
-    override func receive(_ change: Change<Input>) {
-        onChange(change)
+        super.init(onValue: onChange, onCompleted: onCompleted)
     }
 
     /// `lead` is the `invalidate` of a property's `send(trackedBy:_:)`.
     @usableFromInline
     override func receive(_ lead: Change<Input>, then change: Change<Input>) {
         onPair(change)
-    }
-
-    @usableFromInline
-    override func complete() {
-        onCompleted()
     }
 }

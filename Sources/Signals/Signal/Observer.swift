@@ -206,10 +206,11 @@ final class ClosureObserver<Value>: Observer<Value>, @unchecked Sendable {
 }
 
 /// The link from a source to an operator: fixed closures, freed with the link, which
-/// happens as soon as the operator stops listening (the source drops it then).
+/// happens as soon as the operator stops listening (the source drops it then). Not final
+/// only for `CombinationInput`, which adds the taking of a pair in one call.
 // Safe to share: its closures are `let`s, called only by the delivering thread.
 @usableFromInline
-final class ForwardObserver<Value>: Observer<Value>, @unchecked Sendable {
+class ForwardObserver<Value>: Observer<Value>, @unchecked Sendable {
     @usableFromInline let onValue: (Value) -> Void
     @usableFromInline let onCompleted: () -> Void
 
