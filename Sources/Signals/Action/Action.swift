@@ -250,7 +250,7 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
             return pendingCancel
         }
         if cancelled {
-            _ = finish.cancel(with: .failure(CancellationError()))
+            finish.run(.failure(CancellationError()), cancelling: true)
             return finish
         }
         // The run may be cancelled at any point from here on, from any thread: `attach`
@@ -275,8 +275,8 @@ public final class Action<Input: Sendable, Output: Sendable>: @unchecked Sendabl
             if target == nil, starting > 0, self.current?.hasEnded ?? true { pendingCancel = true }
             return self.current
         }
-        guard let run = current, target == nil || run === target else { return }
-        _ = run.cancel(with: .failure(CancellationError()))
+        guard let finish = current, target == nil || finish === target else { return }
+        finish.run(.failure(CancellationError()), cancelling: true)
     }
 }
 
@@ -369,32 +369,18 @@ private final class Once<Argument>: @unchecked Sendable {
         lock.withLock { body == nil }
     }
 
-    func run(_ argument: Argument) {
-        let body: ((Argument) -> Void)? = lock.withLock {
+    /// Runs the closure with `argument`, if this is the first call; when `cancelling`, as a
+    /// cancellation, which also stops the work if it has started.
+    func run(_ argument: Argument, cancelling: Bool = false) {
+        let taken: (body: ((Argument) -> Void)?, stop: Disposable?) = lock.withLock {
+            if cancelling && body != nil { cancelled = true }
             defer {
-                self.body = nil
-                stop = nil
-            }
-            return self.body
-        }
-        body?(argument)
-    }
-
-    /// Runs the closure with `argument` as a cancellation and stops the work, if it has
-    /// started; true if this was the first call.
-    func cancel(with argument: Argument) -> Bool {
-        let taken: (body: (Argument) -> Void, stop: Disposable?)? = lock.withLock {
-            guard let body = self.body else { return nil }
-            cancelled = true
-            defer {
-                self.body = nil
+                body = nil
                 stop = nil
             }
             return (body, stop)
         }
-        guard let taken else { return false }
-        taken.body(argument)
-        taken.stop?.dispose()
-        return true
+        taken.body?(argument)
+        if cancelling { taken.stop?.dispose() }
     }
 }
