@@ -23,14 +23,7 @@ extension Producer {
     /// ```
     public func replaceError(with fallback: Value) -> Producer<Value, Never> {
         let base = self
-        return Producer<Value, Never> {
-            base.makeRun().map { result in
-                switch result {
-                case .success(let value): .success(value)
-                case .failure: .success(fallback)
-                }
-            }
-        }
+        return Producer<Value, Never> { base.makeRun().map { $0.flatMapError { _ in .success(fallback) } } }
     }
 
     /// On a failure, goes on with the producer `handler` makes from it.
