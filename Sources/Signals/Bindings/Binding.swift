@@ -32,13 +32,7 @@ extension Property {
         to target: Target,
         _ update: @escaping @MainActor (Target, Value) -> Void
     ) -> Disposable {
-        let observer = MainActorObserver<Change<Value>, Value>(
-            while: target,
-            extract: { change in
-                if case .changed(let value) = change { return value }
-                return nil
-            }, update)
-        return node.core.addObservingCommitted(observer)
+        node.core.addObservingCommitted(MainActorObserver(while: target, extract: { $0.value }, update))
     }
 
     /// Binds one field of a struct view model to `target` on the main actor.

@@ -16,6 +16,13 @@ enum Change<Value> {
 
 extension Change: Sendable where Value: Sendable {}
 
+extension Change {
+    /// The value of a `changed` step; nil for the others.
+    var value: Value? {
+        if case .changed(let value) = self { value } else { nil }
+    }
+}
+
 /// The shared machinery of a property: how to read its value and where its changes go.
 // Safe to share: `read` is set once, `changes` is guarded by `lock`, the core guards itself.
 @usableFromInline
@@ -174,12 +181,7 @@ public class Property<Value: Sendable>: Observable, @unchecked Sendable {
     /// ```
     @discardableResult
     public func observeOnMainActor(_ action: @escaping @MainActor (Value) -> Void) -> Disposable {
-        node.core.addObservingCommitted(
-            MainActorObserver<Change<Value>, Value>(
-                extract: { change in
-                    if case .changed(let value) = change { return value }
-                    return nil
-                }, action))
+        node.core.addObservingCommitted(MainActorObserver<Change<Value>, Value>(extract: { $0.value }, action))
     }
 }
 
