@@ -173,11 +173,7 @@ extension SignalCore {
         if delivering {
             delivery.retired.append(Delivery.Retired(observer: observer, core: self))
         } else if !snapshot.isEmpty {
-            var previous: [Observer<Value>] = []
-            exchangeSnapshot(&previous)
-            snapshotVersion = -1
-            seenDeliveryVersion = -1
-            dropped = previous
+            dropped = replaceSnapshot()
         }
         let detach = observers.isEmpty && lifecycle.owners <= 0 ? takeUpstreamsIfUnused() : nil
         // An unlisted observer changed nothing, and the core retains itself only while it

@@ -58,19 +58,9 @@ extension SignalCore {
         let observers = self.observers
         let version = delivery.version
         delivery.pending.append { [self] in
-            var previous = deliveredCompletion ? [] : observers
-            exchangeSnapshot(&previous)
-            snapshotVersion = -1
-            seenDeliveryVersion = -1
-            withExtendedLifetime(previous) {}
+            withExtendedLifetime(replaceSnapshot(with: deliveredCompletion ? [] : observers)) {}
             work(self, argument)
-            if version != delivery.versionAtDelivery {
-                var used: [Observer<Value>] = []
-                exchangeSnapshot(&used)
-                snapshotVersion = -1
-                seenDeliveryVersion = -1
-                withExtendedLifetime(used) {}
-            }
+            if version != delivery.versionAtDelivery { withExtendedLifetime(replaceSnapshot()) {} }
         }
     }
 
@@ -202,14 +192,22 @@ extension SignalCore {
         snapshotPairsHead = takers == 1 && !elements[0].skipsLeadOfPair
     }
 
+    /// Points the snapshot at `observers` until the next `takeSnapshot()` or
+    /// `sendInDelivery(_:forLeadTakers:)` takes it again; returns the snapshot it replaced,
+    /// for the caller to release.
+    @inlinable
+    func replaceSnapshot(with observers: [Observer<Value>] = []) -> [Observer<Value>] {
+        var previous = observers
+        exchangeSnapshot(&previous)
+        snapshotVersion = -1
+        seenDeliveryVersion = -1
+        return previous
+    }
+
     /// Empties the snapshot (see `SnapshotHolder`).
     @usableFromInline
     func dropSnapshot() -> Any {
-        var dropped: [Observer<Value>] = []
-        exchangeSnapshot(&dropped)
-        snapshotVersion = -1
-        seenDeliveryVersion = -1
-        return dropped
+        replaceSnapshot()
     }
 
     /// Points `snapshot` at the current observers. Called with the lock held; returns the
