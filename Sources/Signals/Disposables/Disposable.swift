@@ -83,20 +83,15 @@ final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Adds `member`, or disposes it at once when this is already disposed.
     @usableFromInline
     func add(_ member: Disposable) {
-        let added = lock.withLock { () -> Bool in
-            guard members != nil else { return false }
-            members?.append(member)
-            return true
-        }
-        if !added { member.dispose() }
+        // Nil when there were no members to append to: this was disposed.
+        let added: Void? = lock.withLock { members?.append(member) }
+        if added == nil { member.dispose() }
     }
 
     @usableFromInline
     func dispose() {
-        let taken = lock.withLock { () -> [Disposable]? in
-            defer { members = nil }
-            return members
-        }
+        var taken: [Disposable]?
+        lock.withLock { swap(&taken, &members) }
         taken?.forEach { $0.dispose() }
     }
 }
@@ -121,10 +116,10 @@ final class SerialDisposable: Disposable, @unchecked Sendable {
     }
 
     func dispose() {
-        let old: Disposable? = lock.withLock {
+        var old: Disposable?
+        lock.withLock {
             disposed = true
-            defer { current = nil }
-            return current
+            swap(&old, &current)
         }
         old?.dispose()
     }

@@ -44,10 +44,8 @@ public final class DisposeBag: @unchecked Sendable {
     ///
     /// The bag stays usable.
     public func dispose() {
-        let taken = lock.withLock { () -> [Disposable] in
-            defer { disposables = [] }
-            return disposables
-        }
+        var taken: [Disposable] = []
+        lock.withLock { swap(&taken, &disposables) }
         for disposable in taken { disposable.dispose() }
     }
 }

@@ -238,12 +238,9 @@ final class InnerSubscriptions: Disposable, @unchecked Sendable {
     /// Keeps `subscription` under `id`, or disposes it at once when this is disposed.
     @usableFromInline
     func insert(_ subscription: Disposable, as id: Int) {
-        let kept = lock.withLock { () -> Bool in
-            guard members != nil else { return false }
-            members?[id] = subscription
-            return true
-        }
-        if !kept { subscription.dispose() }
+        // Nil when there were no members to keep it with: this was disposed.
+        let kept: Void? = lock.withLock { members?[id] = subscription }
+        if kept == nil { subscription.dispose() }
     }
 
     /// Disposes and forgets the subscription kept under `id`.
@@ -255,10 +252,8 @@ final class InnerSubscriptions: Disposable, @unchecked Sendable {
 
     @usableFromInline
     func dispose() {
-        let taken = lock.withLock { () -> [Int: Disposable]? in
-            defer { members = nil }
-            return members
-        }
+        var taken: [Int: Disposable]?
+        lock.withLock { swap(&taken, &members) }
         // In the order they started, so what stops is predictable.
         taken?.sorted { $0.key < $1.key }.forEach { $0.value.dispose() }
     }

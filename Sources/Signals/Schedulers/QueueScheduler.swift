@@ -66,20 +66,16 @@ package final class ScheduledAction: Disposable, @unchecked Sendable {
     package var isDisposed: Bool { lock.withLock { action == nil } }
 
     package func run() {
-        let action = take()
-        action?()
+        take()?()
     }
 
     package func dispose() {
-        let action = take()
-        withExtendedLifetime(action) {}
+        withExtendedLifetime(take()) {}
     }
 
     private func take() -> (@Sendable () -> Void)? {
-        lock.lock()
-        let taken = action
-        action = nil
-        lock.unlock()
+        var taken: (@Sendable () -> Void)?
+        lock.withLock { swap(&taken, &action) }
         return taken
     }
 }

@@ -290,10 +290,8 @@ final class MainActorObserver<Value, Payload: Sendable>: Observer<Value>, @unche
     }
 
     private func releaseAction() {
-        let action = lock.withLock { () -> (@MainActor (Payload) -> Void)? in
-            defer { self.action = nil }
-            return self.action
-        }
+        var action: (@MainActor (Payload) -> Void)?
+        lock.withLock { swap(&action, &self.action) }
         withExtendedLifetime(action) {}
     }
 }
