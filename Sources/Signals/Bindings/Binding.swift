@@ -158,25 +158,21 @@ extension MutableProperty {
 /// the recursion allows the synchronous echo on the same thread.
 // Safe to share: the counters are touched only under `lock`.
 private final class EchoCounter: @unchecked Sendable {
-    enum Side { case left, right }
+    enum Side: Int { case left, right }
     private let lock = NSRecursiveLock()
-    private var left = 0
-    private var right = 0
+    /// The echoes still to come of each side, by `Side.rawValue`.
+    private var echoes = [0, 0]
 
     /// Runs `set` (which changes the other side) unless this change of `side` is the
     /// echo of a copy the binding made.
     func copy(from side: Side, _ set: () -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        if side == .left, left > 0 {
-            left -= 1
-            return
+        if echoes[side.rawValue] > 0 {
+            echoes[side.rawValue] -= 1
+        } else {
+            echoes[1 - side.rawValue] += 1
+            set()
         }
-        if side == .right, right > 0 {
-            right -= 1
-            return
-        }
-        if side == .left { right += 1 } else { left += 1 }
-        set()
     }
 }
