@@ -28,13 +28,8 @@ extension Signal {
     public func delay(_ interval: Duration, on scheduler: Scheduler) -> Signal<Value> {
         derived { output in
             forward(
-                to: output,
-                value: { value in
-                    scheduler.schedule(after: interval) { output.send(value) }
-                },
-                completed: {
-                    scheduler.schedule(after: interval) { output.sendCompleted() }
-                })
+                to: output, value: { value in scheduler.schedule(after: interval) { output.send(value) } },
+                completed: { scheduler.schedule(after: interval) { output.sendCompleted() } })
         }
     }
 
