@@ -225,16 +225,14 @@ extension Signal {
     /// rows from the values, an error message from the failures.
     public func successes<Success, Failure>() -> Signal<Success> where Value == Result<Success, Failure> {
         compactMap { result in
-            if case .success(let value) = result { return value }
-            return nil
+            if case .success(let value) = result { value } else { nil }
         }
     }
 
     /// The errors of `.failure` results.
     public func failures<Success, Failure>() -> Signal<Failure> where Value == Result<Success, Failure> {
         compactMap { result in
-            if case .failure(let error) = result { return error }
-            return nil
+            if case .failure(let error) = result { error } else { nil }
         }
     }
 }
