@@ -347,6 +347,9 @@ enum RowDecoder {
             }
         }
 
+        /// Whether this thread is decoding a record with the session now.
+        var isDecodingHere: Bool { reader.isReadable }
+
         /// Whether this decoding now holds the session (to be given back by `release()`).
         @usableFromInline
         func claim() -> Bool {
@@ -567,6 +570,15 @@ enum RowDecoder {
         @usableFromInline var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         @usableFromInline func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            // A decoder kept past its record's decoding (or used on another thread) holds
+            // no claim of the session: it must not touch the session's state.
+            guard session.isDecodingHere else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: [],
+                        debugDescription:
+                            "the decoder of a fetched row was used after its record's init(from:) returned"))
+            }
             guard ObjectIdentifier(type) == session.layout.keyType else {
                 return session.uncachedContainer(keyedBy: type)
             }

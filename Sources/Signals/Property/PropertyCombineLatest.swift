@@ -101,7 +101,7 @@ extension Property {
                 var changed = firstCell.settle()
                 for cell in repeat each cells { changed = cell.settle() || changed }
                 return changed
-            })
+            }, settlesFirst: firstCell.isEquivalent != nil)
         combination.attach(firstNode, firstCell)
         repeat combination.attach((each others).node, each otherCells)
         return Property<(Value, repeat each Other)>(node: derived, sources: sources)
@@ -121,7 +121,7 @@ extension Property {
             settle: {
                 let changed = firstCell.settle()
                 return secondCell.settle() || changed
-            })
+            }, settlesFirst: firstCell.isEquivalent != nil)
         combination.attach(firstNode, firstCell)
         combination.attach(secondNode, secondCell)
         return Property<(Value, Other)>(node: derived, sources: [first, second])
@@ -135,7 +135,9 @@ extension Property {
         let combination = Combination(
             output: derived.core, inputs: cells.count, isFedBySignal: isFedBySignal,
             build: { cells.map(\.value) },
-            settle: { cells.reduce(false) { $1.settle() || $0 } })
+            settle: { cells.reduce(false) { $1.settle() || $0 } },
+            // Its array is built out of the lock: it is as long as the list.
+            settlesFirst: true)
         for (node, cell) in Swift.zip(nodes, cells) { combination.attach(node, cell) }
         return Property<[Value]>(node: derived, sources: properties)
     }
@@ -202,6 +204,9 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     @usableFromInline let build: () -> Combined
     /// Whether an input changed for the observers since the last emission (`Latest.settle`).
     @usableFromInline let settle: () -> Bool
+    /// Whether a change is settled before it is built and committed (see `take`): when the
+    /// inputs are compared (`Equatable`), or the combination is a list's.
+    @usableFromInline let settlesFirst: Bool
     @usableFromInline let gate = Propagation.gate
     @usableFromInline @exclusivity(unchecked) var unsettled = 0
     @usableFromInline @exclusivity(unchecked) var isChanged = false
@@ -214,13 +219,14 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     @inlinable
     init(
         output: SignalCore<Change<Combined>>, inputs: Int, isFedBySignal: Bool, build: @escaping () -> Combined,
-        settle: @escaping () -> Bool
+        settle: @escaping () -> Bool, settlesFirst: Bool
     ) {
         self.output = output
         self.inputs = inputs
         self.isFedBySignal = isFedBySignal
         self.build = build
         self.settle = settle
+        self.settlesFirst = settlesFirst
     }
 
     /// Subscribes `output` to the input `node`: each of its steps runs inside `output`'s
@@ -235,7 +241,12 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
         let input = CombinationInput<Input>(
             onChange: { output.serialize(.change($0), step) },
             onPair: { change in
-                if case .changed(let value) = change { self.take(value, into: cell, step: step) }
+                guard case .changed(let value) = change else {
+                    // Not a set's pair (none sends another today): its two events, one by one.
+                    output.serialize(.change(.invalidate), step)
+                    return output.serialize(.change(change), step)
+                }
+                self.take(value, into: cell, step: step)
             }, onCompleted: { output.serialize(.completed, step) })
         output.addUpstream(node.core.add(input))
     }
@@ -250,17 +261,24 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     func take<Input>(_ value: Input, into cell: Latest<Input>, step: @escaping (CombineEvent<Input>) -> Void) {
         let waits = gate.isOpen && Propagation.shouldWait(fedBySignal: isFedBySignal)
         var replaced: Input?
-        let sent = output.sendIfIdle {
+        // Compared inputs (`Equatable`) are committed only once `settle` (user code, after
+        // the lock) says the combination changed, in a section of its own, as a serialized
+        // step does: an equal set must not reach an observer that is registering. Inputs
+        // that are not compared always change, and are built and committed in the first
+        // section (a list's array is built after it, as long as the list is).
+        let commits = !settlesFirst
+        let sent = output.sendIfIdle(committing: commits) {
             guard unsettled == 0, !isWaiting, !waits else { return nil }
             var previous = value
             swap(&previous, &cell.value)
             replaced = previous
-            // Committed before it is compared (`settle`, user code, runs after the lock): an
-            // equal combination committed in place of the last one changes nothing observable.
-            return .changed(build())
+            // Built under the lock only when it is committed there; else after, if it changed.
+            return commits ? .changed(build()) : .unchanged
         } deliver: { change in
             if self.output.snapshotTakesLead { self.output.emit(.invalidate) }
-            self.output.emit(settle() ? change : .unchanged)
+            if commits { return self.output.emit(change) }
+            let changed = settle()
+            self.output.emit(changed ? .changed(build()) : .unchanged, committing: changed)
         }
         withExtendedLifetime(replaced) {}
         guard !sent else { return }

@@ -81,18 +81,18 @@ extension SignalCore {
         return true
     }
 
-    /// Sends what `make` returns, committed, when no delivery is in progress: `make` runs
-    /// under the lock, then `deliver` with its value inside the delivery this starts. False
-    /// (nothing run but `make`) when a delivery is in progress, the core is not active, or
-    /// `make` returns nil.
+    /// Sends what `make` returns (committed when `committing`), when no delivery is in
+    /// progress: `make` runs under the lock, then `deliver` with its value inside the
+    /// delivery this starts. False (nothing run but `make`) when a delivery is in progress,
+    /// the core is not active, or `make` returns nil.
     @inlinable
-    func sendIfIdle(_ make: () -> Value?, deliver: (Value) -> Void) -> Bool {
+    func sendIfIdle(committing: Bool, _ make: () -> Value?, deliver: (Value) -> Void) -> Bool {
         delivery.lock.lock()
         guard case .active = lifecycle, !delivery.isDelivering, let value = make() else {
             delivery.lock.unlock()
             return false
         }
-        let replacedValue = commit(value)
+        let replacedValue = committing ? commit(value) : nil
         delivery.begin()
         let replaced = takeSnapshot()
         delivery.lock.unlock()

@@ -106,8 +106,9 @@
 /// - A root's change reaches a combination that is its first observer, and the only one
 ///   that takes the pair's lead, as one call (`emitPair`, `Observer.receive(_:then:)`):
 ///   the combination then settles it in the section that starts its own delivery, one
-///   lock round trip where the two events took three (DP 3.05x -> 2.14x). Only the first
-///   observer, so that no observer sees the change before the combination sees its lead.
+///   lock round trip where the two events took three, two when its inputs are compared
+///   (`Equatable`: committed only once `==`, user code, says it changed, after the lock).
+///   Only the first observer, so that no observer sees the change before its lead.
 /// - The snapshot is replaced through one inlinable method (`exchangeSnapshot`): a
 ///   `didSet` on a generic class is not specialized, and asked for generic metadata on
 ///   every change of observers.
