@@ -253,10 +253,11 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
 
     /// Takes a change that comes with its `invalidate` (a root's pair, see `emitPair`).
     /// When nothing else is under way (no delivery, no input unsettled, no propagation to
-    /// wait for), the pair settles at once: the cell, the combination and its commit are
-    /// stored in the section that starts the delivery, one lock round trip where the two
-    /// steps took three (the change's value then needs no serialized step of its own).
-    /// Otherwise both steps run in one serialized section.
+    /// wait for), the pair settles in the delivery it starts: the cell is stored (and, for
+    /// inputs that are not compared, the combination built and committed) in the section
+    /// that starts it, one lock round trip where the two steps took three (two when the
+    /// combination is committed after its comparison). Otherwise both steps run in one
+    /// serialized section.
     @inlinable
     func take<Input>(_ value: Input, into cell: Latest<Input>, step: @escaping (CombineEvent<Input>) -> Void) {
         let waits = gate.isOpen && Propagation.shouldWait(fedBySignal: isFedBySignal)
@@ -277,8 +278,9 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
         } deliver: { change in
             if self.output.snapshotTakesLead { self.output.emit(.invalidate) }
             if commits { return self.output.emit(change) }
-            let changed = settle()
-            self.output.emit(changed ? .changed(build()) : .unchanged, committing: changed)
+            // As a serialized change settles: compared, built and committed if it changed.
+            self.isChanged = true
+            self.emit()
         }
         withExtendedLifetime(replaced) {}
         guard !sent else { return }
