@@ -178,4 +178,72 @@ import Testing
         #expect(recorded.values.count <= 4_000)
         pair.record().assertValues([(2_000, -2_000)], by: ==)
     }
+
+    /// `Property.combineLatest(a, b).map(f)` is one combination of `a` and `b` (contract
+    /// 1.10): it must mean what a map of the pair means. The reference maps a pair that is
+    /// not a `combineLatest` (`map { $0 }` of one), so it takes the pair, then the map.
+    @Test func aMapOfACombinedPairMeansWhatAMapOfAnyPairMeans() {
+        let a = MutableProperty(0)
+        let b = MutableProperty(0)
+        let pair = Property.combineLatest(a, b)
+        let reference = pair.map { $0 }
+        let parity = pair.map { ($0 &+ $1) % 3 }.signal.record()
+        let referenceParity = reference.map { ($0 &+ $1) % 3 }.signal.record()
+        let boxes = pair.map { Box($0 &* 10 &+ $1) }
+        let boxed = boxes.signal.record()
+        let referenceBoxed = reference.map { Box($0 &* 10 &+ $1) }.signal.record()
+        var generator = SystemRandomNumberGenerator()
+        for step in 0..<400 {
+            let value = step < 4 ? [1, 2, 2, 4][step] : Int.random(in: 0..<4, using: &generator)
+            switch step < 4 ? [0, 1, 1, 1][step] : Int.random(in: 0..<3, using: &generator) {
+            case 0: a.value = value
+            case 1: b.value = value
+            default:
+                withBatchedChanges {
+                    a.value = value
+                    b.value = value &+ 1
+                }
+            }
+            #expect(boxes.value.number == a.value &* 10 &+ b.value)
+        }
+        // The first steps by hand: a = 1 (sum 1), b = 2 (3, so 0), b = 2 again (an equal
+        // pair: nothing), b = 4 (5, so 2).
+        #expect(Array(parity.values.prefix(3)) == [1, 0, 2])
+        #expect(Array(boxed.values.prefix(3).map(\.number)) == [10, 12, 14])
+        #expect(parity.values == referenceParity.values)
+        #expect(boxed.values.map(\.number) == referenceBoxed.values.map(\.number))
+        // An equal pair reaches neither; an equal result reaches only the Equatable map.
+        #expect(parity.values.count < boxed.values.count)
+        withExtendedLifetime((a, b)) {}
+    }
+
+    /// The map of a pair keeps the pair's inputs, not the pair: released, the pair is no
+    /// longer called, and the map follows on.
+    @Test func aMapOfACombinedPairOutlivesThePairAndKeepsItsInputs() {
+        weak var releasedPair: Property<(Int, Int)>?
+        weak var releasedInput: MutableProperty<Int>?
+        var input: MutableProperty<Int>? = MutableProperty(1)
+        let other = MutableProperty(2)
+        var pair: Property<(Int, Int)>? = Property.combineLatest(input!, other)
+        let built = Locked(0)
+        let sum = pair!.map { first, second in
+            _ = built.increment()
+            return first &+ second
+        }
+        let sums = sum.signal.record()
+        let builtAtStart = built.value
+        releasedPair = pair
+        releasedInput = input
+        pair = nil
+        #expect(releasedPair == nil)
+        input?.value = 10
+        input = nil
+        #expect(releasedInput != nil)
+        other.value = 20
+        sums.assertValues([12, 30])
+        #expect(sum.value == 30)
+        // Once per change and once per read: the pair is not in between.
+        #expect(built.value - builtAtStart == 3)
+    }
 }
+

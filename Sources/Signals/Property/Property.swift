@@ -40,14 +40,18 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
     /// this node observed, and a node fed by a subscription of its own would never let go
     /// of it.)
     @usableFromInline var changes: SignalCore<Value>?
+    /// How a combined pair was made (a `CombinedPair`), for its `map`.
+    @usableFromInline let pair: AnyObject?
 
     @usableFromInline
     init(
-        core: SignalCore<Change<Value>> = SignalCore(), isFedBySignal: Bool = false, read: @escaping () -> Value
+        core: SignalCore<Change<Value>> = SignalCore(), isFedBySignal: Bool = false, read: @escaping () -> Value,
+        pair: AnyObject? = nil
     ) {
         self.core = core
         self.read = read
         self.isFedBySignal = isFedBySignal
+        self.pair = pair
         core.committed = .changed(read())
     }
 

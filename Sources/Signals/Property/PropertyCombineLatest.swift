@@ -38,7 +38,7 @@ extension Property {
     public static func combineLatest<Other: Sendable>(_ first: Property<Value>, _ second: Property<Other>) -> Property<
         (Value, Other)
     > {
-        combined(first, second, Latest(first.node.read()), Latest(second.node.read()))
+        CombinedPair(first, second, nil, nil).combined(first, second, { $0 }, nil, isPair: true)
     }
 
     /// A property of the latest values of `first` and `second`, as a pair, notifying only
@@ -47,7 +47,7 @@ extension Property {
     public static func combineLatest<Other: Sendable & Equatable>(
         _ first: Property<Value>, _ second: Property<Other>
     ) -> Property<(Value, Other)> where Value: Equatable {
-        combined(first, second, Latest(first.node.read(), ==), Latest(second.node.read(), ==))
+        CombinedPair(first, second, ==, ==).combined(first, second, { $0 }, nil, isPair: true)
     }
 
     /// A property of the values of all `properties`, in their order, as one array.
@@ -105,26 +105,6 @@ extension Property {
         combination.attach(firstNode, firstCell)
         repeat combination.attach((each others).node, each otherCells)
         return Property<(Value, repeat each Other)>(node: derived, sources: sources)
-    }
-
-    /// `combined(_:_:cells:_:)` for two inputs, whose pack a client could not specialize.
-    @inlinable
-    static func combined<Other: Sendable>(
-        _ first: Property<Value>, _ second: Property<Other>, _ firstCell: Latest<Value>, _ secondCell: Latest<Other>
-    ) -> Property<(Value, Other)> {
-        let (firstNode, secondNode) = (first.node, second.node)
-        let isFedBySignal = firstNode.isFedBySignal || secondNode.isFedBySignal
-        let derived = PropertyNode(isFedBySignal: isFedBySignal, read: { (firstNode.read(), secondNode.read()) })
-        let combination = Combination(
-            output: derived.core, inputs: 2, isFedBySignal: isFedBySignal,
-            build: { (firstCell.value, secondCell.value) },
-            settle: {
-                let changed = firstCell.settle()
-                return secondCell.settle() || changed
-            }, settlesFirst: firstCell.isEquivalent != nil)
-        combination.attach(firstNode, firstCell)
-        combination.attach(secondNode, secondCell)
-        return Property<(Value, Other)>(node: derived, sources: [first, second])
     }
 
     private static func combinedList(_ properties: [Property<Value>], _ cells: [Latest<Value>]) -> Property<[Value]> {
@@ -366,5 +346,94 @@ final class CombinationInput<Input>: ForwardObserver<Change<Input>>, @unchecked 
     @usableFromInline
     override func receive(_ lead: Change<Input>, then change: Change<Input>) {
         onPair(change)
+    }
+}
+
+/// How a combined pair is made, kept by the pair so that a `map` of it is made the same way:
+/// one combination of the two inputs, `transform` applied as it is built, with no property
+/// of the pair between (contract 1.10).
+// Safe to share: all `let`s; the comparisons are called only inside serialized deliveries.
+@usableFromInline
+final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable {
+    /// Weak, so that a pair's node (which keeps this) keeps no input alive: a `map` of
+    /// the pair is made from the pair itself, which keeps both.
+    @usableFromInline weak let first: Property<First>?
+    @usableFromInline weak let second: Property<Second>?
+    @usableFromInline let compareFirst: ((First, First) -> Bool)?
+    @usableFromInline let compareSecond: ((Second, Second) -> Bool)?
+
+    @inlinable
+    init(
+        _ first: Property<First>, _ second: Property<Second>, _ compareFirst: ((First, First) -> Bool)?,
+        _ compareSecond: ((Second, Second) -> Bool)?
+    ) {
+        self.first = first
+        self.second = second
+        self.compareFirst = compareFirst
+        self.compareSecond = compareSecond
+    }
+
+    /// `transform` of the pair as one combination, or nil once an input is gone.
+    @inlinable
+    func mapped<Output: Sendable>(
+        _ transform: @escaping @Sendable ((First, Second)) -> Output, isEquivalent: ((Output, Output) -> Bool)?
+    ) -> Property<Output>? {
+        guard let first, let second else { return nil }
+        return combined(first, second, transform, isEquivalent)
+    }
+
+    /// The inputs' cells are compared as the pair's, then the result as a `map`'s.
+    /// `transform` runs out of the lock, as a map's does, so the result is committed after
+    /// it; the pair itself (`isPair`, the identity) is built in the lock when its inputs
+    /// are not compared.
+    @inlinable
+    func combined<Output: Sendable>(
+        _ first: Property<First>, _ second: Property<Second>, _ transform: @escaping ((First, Second)) -> Output,
+        _ isEquivalent: ((Output, Output) -> Bool)?, isPair: Bool = false
+    ) -> Property<Output> {
+        let (firstNode, secondNode) = (first.node, second.node)
+        let (firstCell, secondCell) = (Latest(firstNode.read(), compareFirst), Latest(secondNode.read(), compareSecond))
+        let isFedBySignal = firstNode.isFedBySignal || secondNode.isFedBySignal
+        let derived = PropertyNode(
+            isFedBySignal: isFedBySignal, read: { transform((firstNode.read(), secondNode.read())) },
+            pair: isPair ? self : nil)
+        let result = Latest(derived.read(), isEquivalent)
+        let combination = Combination(
+            output: derived.core, inputs: 2, isFedBySignal: isFedBySignal,
+            build: { isPair ? transform((firstCell.value, secondCell.value)) : result.value },
+            settle: {
+                let changed = firstCell.settle()
+                guard secondCell.settle() || changed else { return false }
+                if isPair { return true }
+                result.value = transform((firstCell.value, secondCell.value))
+                return result.settle()
+            }, settlesFirst: !isPair || compareFirst != nil)
+        combination.attach(firstNode, firstCell)
+        combination.attach(secondNode, secondCell)
+        return Property<Output>(node: derived, sources: [first, second])
+    }
+}
+
+extension Property {
+    /// A property whose value is `transform` of this pair's, updated with every change.
+    ///
+    /// As `map` of any value; when this pair is a `combineLatest` of two properties, the
+    /// result is one combination of them, with no property of the pair between.
+    @inlinable
+    public func map<First: Sendable, Second: Sendable, Output: Sendable>(
+        _ transform: @escaping @Sendable ((First, Second)) -> Output
+    ) -> Property<Output> where Value == (First, Second) {
+        (node.pair as? CombinedPair)?.mapped(transform, isEquivalent: nil) ?? mapped(transform, isEquivalent: nil)
+    }
+
+    /// A property whose value is `transform` of this pair's, notifying only real changes.
+    ///
+    /// As the `Equatable` `map` of any value; one combination of the inputs when this pair
+    /// is a `combineLatest` of two properties.
+    @inlinable
+    public func map<First: Sendable, Second: Sendable, Output: Sendable & Equatable>(
+        _ transform: @escaping @Sendable ((First, Second)) -> Output
+    ) -> Property<Output> where Value == (First, Second) {
+        (node.pair as? CombinedPair)?.mapped(transform, isEquivalent: ==) ?? mapped(transform, isEquivalent: ==)
     }
 }

@@ -467,6 +467,17 @@ struct OperatorCase {
                         })
                 },
                 model: { setup in Self.propertyCombineModel(setup) }),
+            // A map of a pair that is not a `combineLatest` (a map of one) is a map after the
+            // pair, not one combination (contract 1.10): the same model, the other path.
+            OperatorCase(
+                name: "Property.combineLatest+pair+mix", inputs: [.property, .property], output: .property,
+                subscribesWhenBuilt: true,
+                build: { context in
+                    .property(
+                        Property.combineLatest(context.inputs[0].property, context.inputs[1].property).map { $0 }
+                            .map { Values.mix($0, $1) })
+                },
+                model: { setup in Self.propertyCombineModel(setup) }),
             OperatorCase(
                 name: "Property.signal", inputs: [.property], output: .signal, subscribesWhenBuilt: true,
                 oncePerInput: true,
