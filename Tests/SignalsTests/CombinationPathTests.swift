@@ -246,4 +246,3 @@ import Testing
         #expect(built.value - builtAtStart == 3)
     }
 }
-
