@@ -245,4 +245,28 @@ import Testing
         // Once per change and once per read: the pair is not in between.
         #expect(built.value - builtAtStart == 3)
     }
+
+    /// Every way of writing a map of a pair still reads as it did before the pair's own
+    /// `map` (the overloads must not make one ambiguous or pick another meaning).
+    @Test func everyClosureFormOfAMapOfAPairStillTypeChecks() {
+        let a = MutableProperty(1)
+        let b = MutableProperty(2)
+        let pair = Property.combineLatest(a, b)
+        let sum = pair.map { $0 &+ $1 }
+        let text = pair.map { first, second in "\(first)-\(second)" }
+        let whole = pair.map { both in both.0 }
+        let second = pair.map(\.1)
+        let boxed = pair.map { _ in Box(7) }
+        let named: @Sendable ((Int, Int)) -> Int = { $0.0 &* $0.1 }
+        let product = pair.map(named)
+        let swapped = pair.map { ($1, $0) }.map { $0 &- $1 }
+        b.value = 5
+        #expect(sum.value == 6)
+        #expect(text.value == "1-5")
+        #expect(whole.value == 1)
+        #expect(second.value == 5)
+        #expect(boxed.value.number == 7)
+        #expect(product.value == 5)
+        #expect(swapped.value == 4)
+    }
 }
