@@ -18,14 +18,13 @@ extension Producer {
     public func lift<Output: Sendable>(
         _ transform: @escaping @Sendable (Signal<Value>) -> Signal<Output>
     ) -> Producer<Output, Failure> {
-        let base = self
-        return Producer<Output, Failure> {
+        Producer<Output, Failure> {
             Signal { input in
                 let (values, valuesInput) = Signal<Value>.pipe()
                 // The transformed signal is observed first, so it misses nothing of the run.
                 let output = transform(values).attach(
                     value: { input.send(.success($0)) }, completed: { input.sendCompleted() })
-                let run = base.makeRun().attach(
+                let run = makeRun().attach(
                     value: { result in
                         switch result {
                         case .success(let value): valuesInput.send(value)
@@ -205,13 +204,12 @@ extension Producer {
     /// let rows = Producer { try database.read(Listing.all) }.start(on: QueueScheduler(label: "db"))
     /// ```
     public func start(on scheduler: Scheduler) -> Self {
-        let base = self
-        return Producer {
+        Producer {
             Signal { input in
                 let run = CompositeDisposable()
                 run.add(
                     scheduler.schedule {
-                        run.add(base.makeRun().attach(value: { input.send($0) }, completed: { input.sendCompleted() }))
+                        run.add(makeRun().attach(value: { input.send($0) }, completed: { input.sendCompleted() }))
                     })
                 return run
             }
@@ -232,12 +230,11 @@ extension Producer {
         completed: (@Sendable () -> Void)? = nil,
         disposed: (@Sendable () -> Void)? = nil
     ) -> Self {
-        let base = self
-        return Producer {
+        Producer {
             Signal { input in
                 started?()
                 let failedOnce = StateCell(false)
-                let run = base.makeRun().attach(
+                let run = makeRun().attach(
                     value: { result in
                         switch result {
                         case .success(let element): value?(element)
@@ -298,7 +295,6 @@ extension Producer where Failure == Never {
     /// let cached = Producer<[Row], Never>(value: rows).setFailureType(to: APIError.self)
     /// ```
     public func setFailureType<NewFailure: Error>(to _: NewFailure.Type) -> Producer<Value, NewFailure> {
-        let base = self
-        return Producer<Value, NewFailure> { base.makeRun().map { .success($0.get()) } }
+        Producer<Value, NewFailure> { makeRun().map { .success($0.get()) } }
     }
 }

@@ -2,8 +2,7 @@ extension Producer {
     /// Transforms every value with `transform`.
     @inlinable
     public func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Producer<Output, Failure> {
-        let base = self
-        return Producer<Output, Failure> { base.makeRun().map { $0.map(transform) } }
+        Producer<Output, Failure> { makeRun().map { $0.map(transform) } }
     }
 
     /// Transforms the failure with `transform`.
@@ -12,8 +11,7 @@ extension Producer {
     public func mapError<NewFailure: Error>(
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Producer<Value, NewFailure> {
-        let base = self
-        return Producer<Value, NewFailure> { base.makeRun().map { $0.mapError(transform) } }
+        Producer<Value, NewFailure> { makeRun().map { $0.mapError(transform) } }
     }
 
     /// Ends each run with `fallback` (then completion) instead of its failure.
@@ -22,8 +20,7 @@ extension Producer {
     /// let rows = api.search(query).replaceError(with: [])
     /// ```
     public func replaceError(with fallback: Value) -> Producer<Value, Never> {
-        let base = self
-        return Producer<Value, Never> { base.makeRun().map { $0.flatMapError { _ in .success(fallback) } } }
+        Producer<Value, Never> { makeRun().map { $0.flatMapError { _ in .success(fallback) } } }
     }
 
     /// On a failure, goes on with the producer `handler` makes from it.
@@ -52,14 +49,13 @@ extension Producer {
     private func catching<NewFailure: Error>(
         _ handler: @escaping @Sendable (Failure) -> Producer<Value, NewFailure>
     ) -> Producer<Value, NewFailure> {
-        let base = self
-        return Producer<Value, NewFailure> { input in
+        Producer<Value, NewFailure> { input in
             // The first run's failure is its last value: the handler's run starts after it,
             // so the two never overlap, and the first run's own completion is not the end.
             let runs = CompositeDisposable()
             let failed = StateCell(false)
             runs.add(
-                base.makeRun().attach(
+                makeRun().attach(
                     value: { result in
                         switch result {
                         case .success(let value): input.send(value)
@@ -104,9 +100,8 @@ extension Producer {
     }
 
     private func retrying(upTo count: Int, pause: (Duration, any Scheduler)?) -> Producer<Value, Failure> {
-        let base = self
-        return Producer { input in
-            let state = RetryState(base: base, input: input, remaining: count, pause: pause)
+        Producer { input in
+            let state = RetryState(base: self, input: input, remaining: count, pause: pause)
             state.begin()
             return state.subscription
         }
@@ -149,8 +144,7 @@ extension Producer {
     private func timeout(
         _ interval: Duration, restartedByValues: Bool, raising failure: Failure, on scheduler: Scheduler
     ) -> Producer<Value, Failure> {
-        let base = self
-        return Producer { input in
+        Producer { input in
             // Every step runs serialized on the run's input, the first arming too: the
             // timer's number (-1 once the run has ended) needs no lock of its own.
             let timer = SerialDisposable()
@@ -180,7 +174,7 @@ extension Producer {
             // The run first, then the timer: a scheduler that runs at once (or a queue that
             // is quicker than this thread) must find the work started, and a run that ends
             // at once ends before its timer can fire.
-            let run = base.makeRun().attach(
+            let run = makeRun().attach(
                 value: { input.serialize(.result($0), step) },
                 completed: { input.serialize(.completed, step) })
             input.serialize(.started, step)
@@ -190,8 +184,7 @@ extension Producer {
 
     /// Delivers every event of each run on `scheduler`, in order.
     func delivered(on scheduler: any Scheduler) -> Producer<Value, Failure> {
-        let base = self
-        return Producer { base.makeRun().delivered(on: scheduler) }
+        Producer { makeRun().delivered(on: scheduler) }
     }
 }
 
