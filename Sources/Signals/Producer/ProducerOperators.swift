@@ -246,10 +246,7 @@ private final class RetryState<Value: Sendable, Failure: Error>: @unchecked Send
             if id == generation { input.send(value) }
         case .result(let id, .failure(let error)):
             guard id == generation else { return }
-            guard remaining > 0 else {
-                input.send(failure: error)
-                return
-            }
+            guard remaining > 0 else { return input.send(failure: error) }
             remaining -= 1
             generation += 1
             let next = generation
