@@ -4,10 +4,7 @@ extension Signal {
     /// `take(first: 0)` completes at once.
     public func take(first count: Int) -> Signal<Value> {
         derived { output in
-            guard count > 0 else {
-                output.sendCompleted()
-                return
-            }
+            guard count > 0 else { return output.sendCompleted() }
             let remaining = StateCell(count)
             forward(
                 to: output,
@@ -24,15 +21,7 @@ extension Signal {
     public func skip(first count: Int) -> Signal<Value> {
         derived { output in
             let skipped = StateCell(0)
-            forward(
-                to: output,
-                value: { value in
-                    if skipped.value < count {
-                        skipped.value += 1
-                        return
-                    }
-                    output.send(value)
-                })
+            forward(to: output, value: { if skipped.value < count { skipped.value += 1 } else { output.send($0) } })
         }
     }
 
