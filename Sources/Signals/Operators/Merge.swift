@@ -14,17 +14,12 @@ extension Signal {
     public static func merge(_ signals: [Signal<Value>]) -> Signal<Value> {
         let output = SignalCore<Value>()
         let merged = Signal(core: output)
-        guard !signals.isEmpty else {
-            output.sendCompleted()
-            return merged
-        }
+        if signals.isEmpty { output.sendCompleted() }
         let remaining = CompletionCounter(signals.count)
         for signal in signals {
             signal.forward(
                 to: output, value: { output.send($0) },
-                completed: {
-                    if remaining.completeOne() { output.sendCompleted() }
-                })
+                completed: { if remaining.completeOne() { output.sendCompleted() } })
         }
         return merged
     }
