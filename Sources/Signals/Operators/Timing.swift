@@ -97,17 +97,12 @@ private final class TimingState<Value: Sendable>: @unchecked Sendable {
     /// A value from the source (source deliveries are serialized by the source).
     func receive(_ value: Value) {
         let timerID: Int? = lock.withLock {
-            if leading && !isWindowOpen {
-                return openWindow()
-            }
+            if leading && !isWindowOpen { return openWindow() }
             waiting = value
             return leading ? nil : openWindow()
         }
         guard let timerID else { return }
-        if leading {
-            let output = self.output!
-            scheduler.schedule { output.send(value) }
-        }
+        if leading { scheduler.schedule { [output = output!] in output.send(value) } }
         startTimer(timerID)
     }
 
@@ -119,8 +114,7 @@ private final class TimingState<Value: Sendable>: @unchecked Sendable {
             return waiting
         }
         timer.replace(with: nil)
-        let output = self.output!
-        scheduler.schedule {
+        scheduler.schedule { [output = output!] in
             if let value { output.send(value) }
             output.sendCompleted()
         }
