@@ -52,9 +52,7 @@ public final class AnyDisposable: Disposable, @unchecked Sendable {
     /// Runs the action, the first time only.
     public func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let action = self.action
-        self.action = nil
-        action?()
+        action.take()?()
     }
 }
 
@@ -90,9 +88,7 @@ final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     @usableFromInline
     func dispose() {
-        var taken: [Disposable]?
-        lock.withLock { swap(&taken, &members) }
-        taken?.forEach { $0.dispose() }
+        lock.withLock { members.take() }?.forEach { $0.dispose() }
     }
 }
 
@@ -116,10 +112,9 @@ final class SerialDisposable: Disposable, @unchecked Sendable {
     }
 
     func dispose() {
-        var old: Disposable?
-        lock.withLock {
+        let old = lock.withLock {
             disposed = true
-            swap(&old, &current)
+            return current.take()
         }
         old?.dispose()
     }

@@ -252,9 +252,7 @@ final class InnerSubscriptions: Disposable, @unchecked Sendable {
 
     @usableFromInline
     func dispose() {
-        var taken: [Int: Disposable]?
-        lock.withLock { swap(&taken, &members) }
         // In the order they started, so what stops is predictable.
-        taken?.sorted { $0.key < $1.key }.forEach { $0.value.dispose() }
+        lock.withLock { members.take() }?.sorted { $0.key < $1.key }.forEach { $0.value.dispose() }
     }
 }

@@ -74,8 +74,6 @@ package final class ScheduledAction: Disposable, @unchecked Sendable {
     }
 
     private func take() -> (@Sendable () -> Void)? {
-        var taken: (@Sendable () -> Void)?
-        lock.withLock { swap(&taken, &action) }
-        return taken
+        lock.withLock { action.take() }
     }
 }

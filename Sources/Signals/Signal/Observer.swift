@@ -290,9 +290,7 @@ final class MainActorObserver<Value, Payload: Sendable>: Observer<Value>, @unche
     }
 
     private func releaseAction() {
-        var action: (@MainActor (Payload) -> Void)?
-        lock.withLock { swap(&action, &self.action) }
-        withExtendedLifetime(action) {}
+        withExtendedLifetime(lock.withLock { action.take() }) {}
     }
 }
 
