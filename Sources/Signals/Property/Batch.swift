@@ -105,10 +105,8 @@ final class Propagation: @unchecked Sendable {
     /// including what waits meanwhile.
     @usableFromInline
     func leave() {
-        guard depth == 1, next < waiting.count else {
-            depth -= 1
-            return
-        }
+        defer { depth -= 1 }
+        guard depth == 1, next < waiting.count else { return }
         // Still inside while the waiting run: a combined property they settle waits too,
         // behind them, and a change they make is a nested one.
         while next < waiting.count {
@@ -118,7 +116,6 @@ final class Propagation: @unchecked Sendable {
         }
         waiting.removeAll(keepingCapacity: true)
         next = 0
-        depth -= 1
     }
 
     /// Runs `emit` when the outermost propagation on this thread ends.
