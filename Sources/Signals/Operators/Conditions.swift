@@ -15,8 +15,7 @@ extension Signal {
                     guard isTaking.value else { return }
                     guard predicate(value) else {
                         isTaking.value = false
-                        output.sendCompleted()
-                        return
+                        return output.sendCompleted()
                     }
                     output.send(value)
                 })

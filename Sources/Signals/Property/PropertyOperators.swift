@@ -52,8 +52,7 @@ extension Property {
                     let mapped = transform(value)
                     if let isEquivalent, let previous = last.value {
                         if isEquivalent(previous, mapped) {
-                            output.sendInDelivery(.unchanged, forLeadTakers: true)
-                            return
+                            return output.sendInDelivery(.unchanged, forLeadTakers: true)
                         }
                         last.value = mapped
                     }
