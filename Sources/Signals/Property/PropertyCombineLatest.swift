@@ -397,14 +397,15 @@ final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable
         let derived = PropertyNode(
             isFedBySignal: isFedBySignal, read: { transform((firstNode.read(), secondNode.read())) },
             pair: isPair ? self : nil)
-        let result = Latest(derived.read(), isEquivalent)
+        // A map's result, kept to be compared; a pair has none (it is built from the cells).
+        let result = isPair ? nil : Latest(derived.read(), isEquivalent)
         let combination = Combination(
             output: derived.core, inputs: 2, isFedBySignal: isFedBySignal,
-            build: { isPair ? transform((firstCell.value, secondCell.value)) : result.value },
+            build: { result?.value ?? transform((firstCell.value, secondCell.value)) },
             settle: {
                 let changed = firstCell.settle()
                 guard secondCell.settle() || changed else { return false }
-                if isPair { return true }
+                guard let result else { return true }
                 result.value = transform((firstCell.value, secondCell.value))
                 return result.settle()
             }, settlesFirst: !isPair || compareFirst != nil)
