@@ -180,41 +180,62 @@ import Testing
     }
 
     /// `Property.combineLatest(a, b).map(f)` is one combination of `a` and `b` (contract
-    /// 1.10): it must mean what a map of the pair means. The reference maps a pair that is
-    /// not a `combineLatest` (`map { $0 }` of one), so it takes the pair, then the map.
+    /// 1.9a): it must mean what a map of the pair means. The reference is that: the pair's
+    /// property, then a map of it (`unfusedMap`, through the `map` of any value). Inputs
+    /// compared (`Int`) or not (`Box`), results compared or not, over a seeded random run
+    /// of sets and batches.
     @Test func aMapOfACombinedPairMeansWhatAMapOfAnyPairMeans() {
         let a = MutableProperty(0)
         let b = MutableProperty(0)
+        let boxA = MutableProperty(Box(0))
+        let boxB = MutableProperty(Box(0))
         let pair = Property.combineLatest(a, b)
-        let reference = pair.map { $0 }
+        let boxPair = Property.combineLatest(boxA, boxB)
         let parity = pair.map { ($0 &+ $1) % 3 }.signal.record()
-        let referenceParity = reference.map { ($0 &+ $1) % 3 }.signal.record()
+        let referenceParity = unfusedMap(pair) { ($0.0 &+ $0.1) % 3 }.signal.record()
         let boxes = pair.map { Box($0 &* 10 &+ $1) }
         let boxed = boxes.signal.record()
-        let referenceBoxed = reference.map { Box($0 &* 10 &+ $1) }.signal.record()
-        var generator = SystemRandomNumberGenerator()
+        let referenceBoxed = unfusedMap(pair) { Box($0.0 &* 10 &+ $0.1) }.signal.record()
+        let boxSums = boxPair.map { ($0.number &+ $1.number) % 3 }.signal.record()
+        let referenceBoxSums = unfusedMap(boxPair) { ($0.0.number &+ $0.1.number) % 3 }.signal.record()
+        let reboxed = boxPair.map { Box($0.number &* 10 &+ $1.number) }.signal.record()
+        let referenceReboxed = unfusedMap(boxPair) { Box($0.0.number &* 10 &+ $0.1.number) }.signal.record()
+        var random = SplitMix64(seed: 32)
         for step in 0..<400 {
-            let value = step < 4 ? [1, 2, 2, 4][step] : Int.random(in: 0..<4, using: &generator)
-            switch step < 4 ? [0, 1, 1, 1][step] : Int.random(in: 0..<3, using: &generator) {
-            case 0: a.value = value
-            case 1: b.value = value
+            let value = step < 4 ? [1, 2, 2, 4][step] : Int(random.next() % 4)
+            switch step < 4 ? [0, 1, 1, 1][step] : Int(random.next() % 3) {
+            case 0:
+                a.value = value
+                boxA.value = Box(value)
+            case 1:
+                b.value = value
+                boxB.value = Box(value)
             default:
                 withBatchedChanges {
                     a.value = value
                     b.value = value &+ 1
+                    boxA.value = Box(value)
+                    boxB.value = Box(value &+ 1)
                 }
             }
             #expect(boxes.value.number == a.value &* 10 &+ b.value)
         }
         // The first steps by hand: a = 1 (sum 1), b = 2 (3, so 0), b = 2 again (an equal
-        // pair: nothing), b = 4 (5, so 2).
+        // pair: nothing), b = 4 (5, so 2). Boxes are never equal: b = 2 again counts there,
+        // and its sum (0) is then equal to the last.
         #expect(Array(parity.values.prefix(3)) == [1, 0, 2])
         #expect(Array(boxed.values.prefix(3).map(\.number)) == [10, 12, 14])
+        #expect(Array(boxSums.values.prefix(3)) == [1, 0, 2])
+        #expect(Array(reboxed.values.prefix(4).map(\.number)) == [10, 12, 12, 14])
         #expect(parity.values == referenceParity.values)
         #expect(boxed.values.map(\.number) == referenceBoxed.values.map(\.number))
-        // An equal pair reaches neither; an equal result reaches only the Equatable map.
+        #expect(boxSums.values == referenceBoxSums.values)
+        #expect(reboxed.values.map(\.number) == referenceReboxed.values.map(\.number))
+        // An equal pair reaches neither Int map; an equal result reaches only the others.
         #expect(parity.values.count < boxed.values.count)
-        withExtendedLifetime((a, b)) {}
+        #expect(boxed.values.count < reboxed.values.count)
+        #expect(boxSums.values.count < reboxed.values.count)
+        withExtendedLifetime((a, b, boxA, boxB)) {}
     }
 
     /// The map of a pair keeps the pair's inputs, not the pair: released, the pair is no
@@ -260,6 +281,9 @@ import Testing
         let named: @Sendable ((Int, Int)) -> Int = { $0.0 &* $0.1 }
         let product = pair.map(named)
         let swapped = pair.map { ($1, $0) }.map { $0 &- $1 }
+        let sums = sum.signal.record()
+        let texts = text.signal.record()
+        let boxes = boxed.signal.record()
         b.value = 5
         #expect(sum.value == 6)
         #expect(text.value == "1-5")
@@ -268,5 +292,64 @@ import Testing
         #expect(boxed.value.number == 7)
         #expect(product.value == 5)
         #expect(swapped.value == 4)
+        // (1, 5) to (5, 1) at once: the same sum, another text. An Equatable result skips
+        // it; one that is not (a `Box`) does not.
+        withBatchedChanges {
+            a.value = 5
+            b.value = 1
+        }
+        sums.assertValues([6])
+        texts.assertValues(["1-5", "5-1"])
+        #expect(boxes.values.count == 2)
     }
+
+    /// A map of a pair whose result is not `Equatable` calls its transform as a map does:
+    /// once to be made (its first value), once per change, once per read; and keeps only
+    /// the current result (as its committed value), none it delivered before.
+    @Test func aMapOfAPairWithAResultThatIsNotEquatableBuildsItOncePerChange() {
+        let a = MutableProperty(1)
+        let b = MutableProperty(2)
+        let built = Locked(0)
+        let alive = Locked(0)
+        let results = Property.combineLatest(a, b).map { first, second in
+            _ = built.increment()
+            return Counted(first &+ second, alive: alive)
+        }
+        #expect(built.value == 1)
+        let recorded = results.signal.observe { _ in }
+        a.value = 10
+        b.value = 20
+        #expect(built.value == 3)
+        #expect(alive.value == 1)
+        #expect(results.value.number == 30)
+        #expect(built.value == 4)
+        recorded.dispose()
+    }
+
+    /// A class, so not `Equatable`, that counts its live instances.
+    final class Counted: Sendable {
+        let number: Int
+        let alive: Locked<Int>
+        init(_ number: Int, alive: Locked<Int>) {
+            self.number = number
+            self.alive = alive
+            alive.increment()
+        }
+        deinit { alive.withLock { $0 -= 1 } }
+    }
+}
+
+/// A map through the `map` of any value: in a generic context a pair's own `map` is not in
+/// view, so this is the pair's property, then a map of it (the path before contract 1.9a).
+private func unfusedMap<Value, Output: Sendable>(
+    _ property: Property<Value>, _ transform: @escaping @Sendable (Value) -> Output
+) -> Property<Output> {
+    property.map(transform)
+}
+
+/// `unfusedMap` for an `Equatable` result, which skips equal results.
+private func unfusedMap<Value, Output: Sendable & Equatable>(
+    _ property: Property<Value>, _ transform: @escaping @Sendable (Value) -> Output
+) -> Property<Output> {
+    property.map(transform)
 }

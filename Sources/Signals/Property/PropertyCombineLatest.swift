@@ -38,7 +38,7 @@ extension Property {
     public static func combineLatest<Other: Sendable>(_ first: Property<Value>, _ second: Property<Other>) -> Property<
         (Value, Other)
     > {
-        CombinedPair(first, second, nil, nil).combined(first, second, { $0 }, nil, isPair: true)
+        CombinedPair(first, second, nil, nil).combined({ $0 }, nil, isPair: true)
     }
 
     /// A property of the latest values of `first` and `second`, as a pair, notifying only
@@ -47,7 +47,7 @@ extension Property {
     public static func combineLatest<Other: Sendable & Equatable>(
         _ first: Property<Value>, _ second: Property<Other>
     ) -> Property<(Value, Other)> where Value: Equatable {
-        CombinedPair(first, second, ==, ==).combined(first, second, { $0 }, nil, isPair: true)
+        CombinedPair(first, second, ==, ==).combined({ $0 }, nil, isPair: true)
     }
 
     /// A property of the values of all `properties`, in their order, as one array.
@@ -248,22 +248,27 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
         // that are not compared always change, and are built and committed in the first
         // section (a list's array is built after it, as long as the list is).
         let commits = !settlesFirst
-        let sent = output.sendIfIdle(committing: commits) {
+        let entered = output.enterIfIdle(committing: commits) {
             guard unsettled == 0, !isWaiting, !waits else { return nil }
             var previous = value
             swap(&previous, &cell.value)
             replaced = previous
             // Built under the lock only when it is committed there; else after, if it changed.
             return commits ? .changed(build()) : .unchanged
-        } deliver: { change in
-            if self.output.snapshotTakesLead { self.output.emit(.invalidate) }
-            if commits { return self.output.emit(change) }
-            // As a serialized change settles: compared, built and committed if it changed.
-            self.isChanged = true
-            self.emit()
         }
-        withExtendedLifetime(replaced) {}
-        guard !sent else { return }
+        defer { withExtendedLifetime(replaced) {} }
+        if let change = entered {
+            if output.snapshotTakesLead { output.emit(.invalidate) }
+            if commits {
+                output.emit(change)
+            } else {
+                // As a serialized change settles: compared, built and committed if it changed.
+                isChanged = true
+                emit()
+            }
+            // Borrowed: loaded after the observers ran, the delivery was retained around it.
+            return Unmanaged.passUnretained(output.delivery)._withUnsafeGuaranteedRef { $0.leave() }
+        }
         output.serialize(value) { value in
             step(.change(.invalidate))
             step(.change(.changed(value)))
@@ -351,14 +356,15 @@ final class CombinationInput<Input>: ForwardObserver<Change<Input>>, @unchecked 
 
 /// How a combined pair is made, kept by the pair so that a `map` of it is made the same way:
 /// one combination of the two inputs, `transform` applied as it is built, with no property
-/// of the pair between (contract 1.10).
+/// of the pair between (contract 1.9a).
 // Safe to share: all `let`s; the comparisons are called only inside serialized deliveries.
 @usableFromInline
 final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable {
-    /// Weak, so that a pair's node (which keeps this) keeps no input alive: a `map` of
-    /// the pair is made from the pair itself, which keeps both.
-    @usableFromInline weak let first: Property<First>?
-    @usableFromInline weak let second: Property<Second>?
+    /// Kept strongly, as the pair keeps them anyway: nothing an input reaches leads back to
+    /// the pair's node (its subscription reaches the combination and the pair's core only),
+    /// and a weak reference would give each input a side table for good.
+    @usableFromInline let first: Property<First>
+    @usableFromInline let second: Property<Second>
     @usableFromInline let compareFirst: ((First, First) -> Bool)?
     @usableFromInline let compareSecond: ((Second, Second) -> Bool)?
 
@@ -373,23 +379,14 @@ final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable
         self.compareSecond = compareSecond
     }
 
-    /// `transform` of the pair as one combination, or nil once an input is gone.
-    @inlinable
-    func mapped<Output: Sendable>(
-        _ transform: @escaping @Sendable ((First, Second)) -> Output, isEquivalent: ((Output, Output) -> Bool)?
-    ) -> Property<Output>? {
-        guard let first, let second else { return nil }
-        return combined(first, second, transform, isEquivalent)
-    }
-
-    /// The inputs' cells are compared as the pair's, then the result as a `map`'s.
-    /// `transform` runs out of the lock, as a map's does, so the result is committed after
-    /// it; the pair itself (`isPair`, the identity) is built in the lock when its inputs
-    /// are not compared.
+    /// `transform` of the pair as one combination of its inputs (the pair itself is the
+    /// identity, `isPair`). The inputs' cells are compared as the pair's, then the result
+    /// as a `map`'s. `transform` runs out of the lock, as a map's does, so the result is
+    /// committed after it; the pair is built in the lock when its inputs are not compared.
     @inlinable
     func combined<Output: Sendable>(
-        _ first: Property<First>, _ second: Property<Second>, _ transform: @escaping ((First, Second)) -> Output,
-        _ isEquivalent: ((Output, Output) -> Bool)?, isPair: Bool = false
+        _ transform: @escaping ((First, Second)) -> Output, _ isEquivalent: ((Output, Output) -> Bool)?,
+        isPair: Bool = false
     ) -> Property<Output> {
         let (firstNode, secondNode) = (first.node, second.node)
         let (firstCell, secondCell) = (Latest(firstNode.read(), compareFirst), Latest(secondNode.read(), compareSecond))
@@ -397,18 +394,30 @@ final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable
         let derived = PropertyNode(
             isFedBySignal: isFedBySignal, read: { transform((firstNode.read(), secondNode.read())) },
             pair: isPair ? self : nil)
-        // A map's result, kept to be compared; a pair has none (it is built from the cells).
-        let result = isPair ? nil : Latest(derived.read(), isEquivalent)
-        let combination = Combination(
-            output: derived.core, inputs: 2, isFedBySignal: isFedBySignal,
-            build: { result?.value ?? transform((firstCell.value, secondCell.value)) },
-            settle: {
-                let changed = firstCell.settle()
-                guard secondCell.settle() || changed else { return false }
-                guard let result else { return true }
-                result.value = transform((firstCell.value, secondCell.value))
-                return result.settle()
-            }, settlesFirst: !isPair || compareFirst != nil)
+        let settlesFirst = !isPair || compareFirst != nil
+        let combination: Combination<Output>
+        // The last result, kept to be compared, for an `Equatable` one only: the others are
+        // built from the cells once per change, and nothing keeps one once it is delivered.
+        // Two sets of closures, so that neither unwraps the result per change.
+        if let isEquivalent {
+            let result = Latest(derived.read(), isEquivalent)
+            combination = Combination(
+                output: derived.core, inputs: 2, isFedBySignal: isFedBySignal, build: { result.value },
+                settle: {
+                    let changed = firstCell.settle()
+                    guard secondCell.settle() || changed else { return false }
+                    result.value = transform((firstCell.value, secondCell.value))
+                    return result.settle()
+                }, settlesFirst: settlesFirst)
+        } else {
+            combination = Combination(
+                output: derived.core, inputs: 2, isFedBySignal: isFedBySignal,
+                build: { transform((firstCell.value, secondCell.value)) },
+                settle: {
+                    let changed = firstCell.settle()
+                    return secondCell.settle() || changed
+                }, settlesFirst: settlesFirst)
+        }
         combination.attach(firstNode, firstCell)
         combination.attach(secondNode, secondCell)
         return Property<Output>(node: derived, sources: [first, second])
@@ -424,7 +433,7 @@ extension Property {
     public func map<First: Sendable, Second: Sendable, Output: Sendable>(
         _ transform: @escaping @Sendable ((First, Second)) -> Output
     ) -> Property<Output> where Value == (First, Second) {
-        (node.pair as? CombinedPair)?.mapped(transform, isEquivalent: nil) ?? mapped(transform, isEquivalent: nil)
+        (node.pair as? CombinedPair)?.combined(transform, nil) ?? mapped(transform, isEquivalent: nil)
     }
 
     /// A property whose value is `transform` of this pair's, notifying only real changes.
@@ -435,6 +444,6 @@ extension Property {
     public func map<First: Sendable, Second: Sendable, Output: Sendable & Equatable>(
         _ transform: @escaping @Sendable ((First, Second)) -> Output
     ) -> Property<Output> where Value == (First, Second) {
-        (node.pair as? CombinedPair)?.mapped(transform, isEquivalent: ==) ?? mapped(transform, isEquivalent: ==)
+        (node.pair as? CombinedPair)?.combined(transform, ==) ?? mapped(transform, isEquivalent: ==)
     }
 }

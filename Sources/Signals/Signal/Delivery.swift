@@ -51,10 +51,21 @@ final class Delivery: @unchecked Sendable {
     /// chunks, so a long burst holds on to nothing it has finished with.
     @inlinable
     func leave() {
+        lock.lock()
+        // The common case, in line: nothing was queued or removed during the delivery.
+        if pendingHead == 0, pending.isEmpty, retired.isEmpty {
+            isDelivering = false
+            lock.unlock()
+            return
+        }
+        leaveWithWork()
+    }
+
+    /// `leave()` once work was queued or observers removed; called with the lock held.
+    @usableFromInline @inline(never)
+    func leaveWithWork() {
         while true {
-            lock.lock()
             if pendingHead == 0, pending.isEmpty, retired.isEmpty {
-                // The common case: nothing was queued or removed during the delivery.
                 isDelivering = false
                 lock.unlock()
                 return
@@ -79,6 +90,7 @@ final class Delivery: @unchecked Sendable {
                 for entry in removed { entry.observer.clear() }
                 withExtendedLifetime((removed, snapshots, finishedWork)) {}
                 next()
+                lock.lock()
                 continue
             }
             isDelivering = false

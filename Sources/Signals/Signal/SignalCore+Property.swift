@@ -81,25 +81,26 @@ extension SignalCore {
         return true
     }
 
-    /// Sends what `make` returns (committed when `committing`), when no delivery is in
-    /// progress: `make` runs under the lock, then `deliver` with its value inside the
-    /// delivery this starts. False (nothing run but `make`) when a delivery is in progress,
-    /// the core is not active, or `make` returns nil.
+    /// Starts a delivery of what `make` returns (committed when `committing`), when no
+    /// delivery is in progress: `make` runs under the lock. Returns the value, which the
+    /// caller then delivers before calling `delivery.leave()` (it runs its work itself, as
+    /// with `enterDeliveryLocked`: passed in as a closure, the work was not inlined); nil,
+    /// with nothing run but `make`, when a delivery is in progress, the core is not active,
+    /// or `make` returns nil.
     @inlinable
-    func sendIfIdle(committing: Bool, _ make: () -> Value?, deliver: (Value) -> Void) -> Bool {
+    func enterIfIdle(committing: Bool, _ make: () -> Value?) -> Value? {
         delivery.lock.lock()
         guard case .active = lifecycle, !delivery.isDelivering, let value = make() else {
             delivery.lock.unlock()
-            return false
+            return nil
         }
         let replacedValue = committing ? commit(value) : nil
         delivery.begin()
         let replaced = takeSnapshot()
         delivery.lock.unlock()
-        withExtendedLifetime((replaced, replacedValue)) {}
-        deliver(value)
-        delivery.leave()
-        return true
+        withExtendedLifetime(replacedValue) {}
+        if let replaced { withExtendedLifetime(replaced) {} }
+        return value
     }
 
     /// Delivers a pair as a tracked `send(trackedBy:_:)` does, out of line; returns true.

@@ -39,7 +39,9 @@ extension SignalCore {
         delivery.begin()
         let replaced = takeSnapshot()
         delivery.lock.unlock()
-        withExtendedLifetime((replaced, garbage)) {}
+        withExtendedLifetime(garbage) {}
+        // Released only when there is one: a release of nil is still a call.
+        if let replaced { withExtendedLifetime(replaced) {} }
         return true
     }
 
@@ -236,7 +238,9 @@ extension SignalCore {
         let replacedValue = committing ? commit(value) : nil
         let replaced = takeSnapshot()
         delivery.lock.unlock()
-        withExtendedLifetime((replaced, replacedValue)) {}
+        withExtendedLifetime(replacedValue) {}
+        // Released only when there is one: a release of nil is still a call.
+        if let replaced { withExtendedLifetime(replaced) {} }
         emit(value)
     }
 

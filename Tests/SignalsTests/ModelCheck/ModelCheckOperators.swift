@@ -468,7 +468,7 @@ struct OperatorCase {
                 },
                 model: { setup in Self.propertyCombineModel(setup) }),
             // A map of a pair that is not a `combineLatest` (a map of one) is a map after the
-            // pair, not one combination (contract 1.10): the same model, the other path.
+            // pair, not one combination (contract 1.9a): the same model, the other path.
             OperatorCase(
                 name: "Property.combineLatest+pair+mix", inputs: [.property, .property], output: .property,
                 subscribesWhenBuilt: true,
