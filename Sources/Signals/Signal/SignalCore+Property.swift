@@ -126,6 +126,7 @@ extension SignalCore {
         Unmanaged.passUnretained(snapshotElements[0])._withUnsafeGuaranteedRef { head in
             if !head.isDisposed { head.receive(pair.0, then: pair.1) }
         }
-        emit(pair.1, from: 1)
+        // A call for no one skipped: the head is often the only observer.
+        if snapshotElements.count > 1 { emit(pair.1, from: 1) }
     }
 }
