@@ -97,10 +97,10 @@ extension Property {
         let combination = Combination(
             output: derived.core, inputs: sources.count, isFedBySignal: isFedBySignal,
             build: { (firstCell.value, repeat (each cells).value) },
-            settle: {
+            settled: {
                 var changed = firstCell.settle()
                 for cell in repeat each cells { changed = cell.settle() || changed }
-                return changed
+                return changed ? (firstCell.value, repeat (each cells).value) : nil
             }, settlesFirst: firstCell.isEquivalent != nil)
         combination.attach(firstNode, firstCell)
         repeat combination.attach((each others).node, each otherCells)
@@ -115,7 +115,7 @@ extension Property {
         let combination = Combination(
             output: derived.core, inputs: cells.count, isFedBySignal: isFedBySignal,
             build: { cells.map(\.value) },
-            settle: { cells.reduce(false) { $1.settle() || $0 } },
+            settled: { cells.reduce(false) { $1.settle() || $0 } ? cells.map(\.value) : nil },
             // Its array is built out of the lock: it is as long as the list.
             settlesFirst: true)
         for (node, cell) in Swift.zip(nodes, cells) { combination.attach(node, cell) }
@@ -182,8 +182,9 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     /// change, not only of a batch.
     @usableFromInline let isFedBySignal: Bool
     @usableFromInline let build: () -> Combined
-    /// Whether an input changed for the observers since the last emission (`Latest.settle`).
-    @usableFromInline let settle: () -> Bool
+    /// The combination, built, when an input changed for the observers since the last
+    /// emission (`Latest.settle`); else nil. One call where a check and a build were two.
+    @usableFromInline let settled: () -> Combined?
     /// Whether a change is settled before it is built and committed (see `take`): when the
     /// inputs are compared (`Equatable`), or the combination is a list's.
     @usableFromInline let settlesFirst: Bool
@@ -199,13 +200,13 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     @inlinable
     init(
         output: SignalCore<Change<Combined>>, inputs: Int, isFedBySignal: Bool, build: @escaping () -> Combined,
-        settle: @escaping () -> Bool, settlesFirst: Bool
+        settled: @escaping () -> Combined?, settlesFirst: Bool
     ) {
         self.output = output
         self.inputs = inputs
         self.isFedBySignal = isFedBySignal
         self.build = build
-        self.settle = settle
+        self.settled = settled
         self.settlesFirst = settlesFirst
     }
 
@@ -242,7 +243,7 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     func take<Input>(_ value: Input, into cell: Latest<Input>, step: @escaping (CombineEvent<Input>) -> Void) {
         let waits = gate.isOpen && Propagation.shouldWait(fedBySignal: isFedBySignal)
         var replaced: Input?
-        // Compared inputs (`Equatable`) are committed only once `settle` (user code, after
+        // Compared inputs (`Equatable`) are committed only once `settled` (user code, after
         // the lock) says the combination changed, in a section of its own, as a serialized
         // step does: an equal set must not reach an observer that is registering. Inputs
         // that are not compared always change, and are built and committed in the first
@@ -266,8 +267,7 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
                 isChanged = true
                 emit()
             }
-            // Borrowed: loaded after the observers ran, the delivery was retained around it.
-            return Unmanaged.passUnretained(output.delivery)._withUnsafeGuaranteedRef { $0.leave() }
+            return output.leaveDelivery()
         }
         output.serialize(value) { value in
             step(.change(.invalidate))
@@ -324,9 +324,9 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     /// Sends the settled combination: the change, or that nothing changed.
     @inlinable
     func emit() {
-        let changed = isChanged && settle()
+        let combined = isChanged ? settled() : nil
         isChanged = false
-        output.emit(changed ? .changed(build()) : .unchanged, committing: changed)
+        output.emit(combined.map { .changed($0) } ?? .unchanged, committing: combined != nil)
     }
 }
 
@@ -403,19 +403,19 @@ final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable
             let result = Latest(derived.read(), isEquivalent)
             combination = Combination(
                 output: derived.core, inputs: 2, isFedBySignal: isFedBySignal, build: { result.value },
-                settle: {
+                settled: {
                     let changed = firstCell.settle()
-                    guard secondCell.settle() || changed else { return false }
+                    guard secondCell.settle() || changed else { return nil }
                     result.value = transform((firstCell.value, secondCell.value))
-                    return result.settle()
+                    return result.settle() ? result.value : nil
                 }, settlesFirst: settlesFirst)
         } else {
             combination = Combination(
                 output: derived.core, inputs: 2, isFedBySignal: isFedBySignal,
                 build: { transform((firstCell.value, secondCell.value)) },
-                settle: {
+                settled: {
                     let changed = firstCell.settle()
-                    return secondCell.settle() || changed
+                    return secondCell.settle() || changed ? transform((firstCell.value, secondCell.value)) : nil
                 }, settlesFirst: settlesFirst)
         }
         combination.attach(firstNode, firstCell)

@@ -103,6 +103,11 @@ extension SignalCore {
         return value
     }
 
+    /// Ends the delivery `enterIfIdle` started, for its caller: `delivery` is read by the
+    /// core itself, so it is not retained around the call.
+    @inlinable
+    func leaveDelivery() { delivery.leave() }
+
     /// Delivers a pair as a tracked `send(trackedBy:_:)` does, out of line; returns true.
     @usableFromInline
     func emitAsPropagation(_ pair: (Value, Value)) -> Bool {
