@@ -267,6 +267,20 @@ import Testing
         #expect(built.value - builtAtStart == 3)
     }
 
+    /// What holds only a pair's node (its `currentAndChanges` before it is observed) keeps
+    /// no input's property: a `MutableProperty` nobody holds is freed, as before the pair
+    /// kept how it was made.
+    @Test func aPairsUnobservedStreamKeepsNoInputAlive() {
+        weak var released: MutableProperty<Int>?
+        var input: MutableProperty<Int>? = MutableProperty(1)
+        let other = MutableProperty(2)
+        let later = Property.combineLatest(input!, other).currentAndChanges
+        released = input
+        input = nil
+        #expect(released == nil)
+        withExtendedLifetime(later) {}
+    }
+
     /// Every way of writing a map of a pair still reads as it did before the pair's own
     /// `map` (the overloads must not make one ambiguous or pick another meaning).
     @Test func everyClosureFormOfAMapOfAPairStillTypeChecks() {

@@ -112,7 +112,8 @@ final class PropertyNode<Value: Sendable>: @unchecked Sendable {
 // set once, atomically.
 public class Property<Value: Sendable>: Observable, @unchecked Sendable {
     @usableFromInline let node: PropertyNode<Value>
-    private let sources: [AnyObject]
+    /// What this property keeps alive: its inputs (a map of a combined pair takes the pair's).
+    @usableFromInline let sources: [AnyObject]
     /// What tells `withObservationTracking` of changes, made by the first read of `value`.
     private let observation = AtomicLazyReference<PropertyObservation>()
 

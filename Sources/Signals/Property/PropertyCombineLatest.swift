@@ -38,7 +38,7 @@ extension Property {
     public static func combineLatest<Other: Sendable>(_ first: Property<Value>, _ second: Property<Other>) -> Property<
         (Value, Other)
     > {
-        CombinedPair(first, second, nil, nil).combined({ $0 }, nil, isPair: true)
+        CombinedPair(first, second, nil, nil).combined({ $0 }, nil, sources: [first, second], isPair: true)
     }
 
     /// A property of the latest values of `first` and `second`, as a pair, notifying only
@@ -47,7 +47,7 @@ extension Property {
     public static func combineLatest<Other: Sendable & Equatable>(
         _ first: Property<Value>, _ second: Property<Other>
     ) -> Property<(Value, Other)> where Value: Equatable {
-        CombinedPair(first, second, ==, ==).combined({ $0 }, nil, isPair: true)
+        CombinedPair(first, second, ==, ==).combined({ $0 }, nil, sources: [first, second], isPair: true)
     }
 
     /// A property of the values of all `properties`, in their order, as one array.
@@ -360,11 +360,13 @@ final class CombinationInput<Input>: ForwardObserver<Change<Input>>, @unchecked 
 // Safe to share: all `let`s; the comparisons are called only inside serialized deliveries.
 @usableFromInline
 final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable {
-    /// Kept strongly, as the pair keeps them anyway: nothing an input reaches leads back to
-    /// the pair's node (its subscription reaches the combination and the pair's core only),
-    /// and a weak reference would give each input a side table for good.
-    @usableFromInline let first: Property<First>
-    @usableFromInline let second: Property<Second>
+    /// The inputs' nodes, not their properties: what holds only the pair's node (a
+    /// `currentAndChanges` not observed yet) must not keep an input's wrapper alive (a
+    /// `MutableProperty` completes when freed); a map takes the pair's `sources`. Strong,
+    /// as nothing a node reaches leads back to the pair, and weak would give each a side
+    /// table.
+    @usableFromInline let first: PropertyNode<First>
+    @usableFromInline let second: PropertyNode<Second>
     @usableFromInline let compareFirst: ((First, First) -> Bool)?
     @usableFromInline let compareSecond: ((Second, Second) -> Bool)?
 
@@ -373,22 +375,22 @@ final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable
         _ first: Property<First>, _ second: Property<Second>, _ compareFirst: ((First, First) -> Bool)?,
         _ compareSecond: ((Second, Second) -> Bool)?
     ) {
-        self.first = first
-        self.second = second
+        self.first = first.node
+        self.second = second.node
         self.compareFirst = compareFirst
         self.compareSecond = compareSecond
     }
 
-    /// `transform` of the pair as one combination of its inputs (the pair itself is the
-    /// identity, `isPair`). The inputs' cells are compared as the pair's, then the result
+    /// `transform` of the pair as one combination of its inputs, which `sources` keep (the
+    /// pair itself is the identity, `isPair`). The inputs' cells are compared as the pair's, then the result
     /// as a `map`'s. `transform` runs out of the lock, as a map's does, so the result is
     /// committed after it; the pair is built in the lock when its inputs are not compared.
     @inlinable
     func combined<Output: Sendable>(
         _ transform: @escaping ((First, Second)) -> Output, _ isEquivalent: ((Output, Output) -> Bool)?,
-        isPair: Bool = false
+        sources: [AnyObject], isPair: Bool = false
     ) -> Property<Output> {
-        let (firstNode, secondNode) = (first.node, second.node)
+        let (firstNode, secondNode) = (first, second)
         let (firstCell, secondCell) = (Latest(firstNode.read(), compareFirst), Latest(secondNode.read(), compareSecond))
         let isFedBySignal = firstNode.isFedBySignal || secondNode.isFedBySignal
         let derived = PropertyNode(
@@ -420,7 +422,7 @@ final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable
         }
         combination.attach(firstNode, firstCell)
         combination.attach(secondNode, secondCell)
-        return Property<Output>(node: derived, sources: [first, second])
+        return Property<Output>(node: derived, sources: sources)
     }
 }
 
@@ -433,7 +435,7 @@ extension Property {
     public func map<First: Sendable, Second: Sendable, Output: Sendable>(
         _ transform: @escaping @Sendable ((First, Second)) -> Output
     ) -> Property<Output> where Value == (First, Second) {
-        (node.pair as? CombinedPair)?.combined(transform, nil) ?? mapped(transform, isEquivalent: nil)
+        (node.pair as? CombinedPair)?.combined(transform, nil, sources: sources) ?? mapped(transform, isEquivalent: nil)
     }
 
     /// A property whose value is `transform` of this pair's, notifying only real changes.
@@ -444,6 +446,6 @@ extension Property {
     public func map<First: Sendable, Second: Sendable, Output: Sendable & Equatable>(
         _ transform: @escaping @Sendable ((First, Second)) -> Output
     ) -> Property<Output> where Value == (First, Second) {
-        (node.pair as? CombinedPair)?.combined(transform, ==) ?? mapped(transform, isEquivalent: ==)
+        (node.pair as? CombinedPair)?.combined(transform, ==, sources: sources) ?? mapped(transform, isEquivalent: ==)
     }
 }

@@ -83,7 +83,7 @@ extension SignalCore {
 
     /// Starts a delivery of what `make` returns (committed when `committing`), when no
     /// delivery is in progress: `make` runs under the lock. Returns the value, which the
-    /// caller then delivers before calling `delivery.leave()` (it runs its work itself, as
+    /// caller then delivers before calling `leaveDelivery()` (it runs its work itself, as
     /// with `enterDeliveryLocked`: passed in as a closure, the work was not inlined); nil,
     /// with nothing run but `make`, when a delivery is in progress, the core is not active,
     /// or `make` returns nil.
