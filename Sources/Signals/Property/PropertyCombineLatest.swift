@@ -382,14 +382,16 @@ final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable
     }
 
     /// `transform` of the pair as one combination of its inputs, which `sources` keep (the
-    /// pair itself is the identity, `isPair`). The inputs' cells are compared as the pair's, then the result
-    /// as a `map`'s. `transform` runs out of the lock, as a map's does, so the result is
-    /// committed after it; the pair is built in the lock when its inputs are not compared.
+    /// pair itself is the identity, `isPair`). The inputs' cells are compared as the pair's,
+    /// then the result as a `map`'s. `transform` runs out of the lock, as a map's does, so
+    /// the result is committed after it; the pair is built in the lock when its inputs are
+    /// not compared.
     @inlinable
     func combined<Output: Sendable>(
         _ transform: @escaping ((First, Second)) -> Output, _ isEquivalent: ((Output, Output) -> Bool)?,
         sources: [AnyObject], isPair: Bool = false
     ) -> Property<Output> {
+        // Locals, so that the closures below capture the nodes, not this object.
         let (firstNode, secondNode) = (first, second)
         let (firstCell, secondCell) = (Latest(firstNode.read(), compareFirst), Latest(secondNode.read(), compareSecond))
         let isFedBySignal = firstNode.isFedBySignal || secondNode.isFedBySignal
