@@ -64,12 +64,7 @@ final class Delivery: @unchecked Sendable {
     /// `leave()` once work was queued or observers removed; called with the lock held.
     @usableFromInline @inline(never)
     func leaveWithWork() {
-        while true {
-            if pendingHead == 0, pending.isEmpty, retired.isEmpty {
-                isDelivering = false
-                lock.unlock()
-                return
-            }
+        repeat {
             var finishedWork: ContiguousArray<() -> Void> = []
             if pendingHead >= 64, pendingHead * 2 >= pending.count {
                 var rest = ContiguousArray(pending[pendingHead...])
@@ -101,7 +96,10 @@ final class Delivery: @unchecked Sendable {
             for entry in removed { entry.observer.clear() }
             withExtendedLifetime((done, removed, snapshots, finishedWork)) {}
             return
-        }
+        } while !(pendingHead == 0 && pending.isEmpty && retired.isEmpty)
+        // Nothing was queued or removed while the last work ran.
+        isDelivering = false
+        lock.unlock()
     }
 }
 

@@ -37,9 +37,11 @@ class Observer<Value>: Disposable, @unchecked Sendable {
     /// the property does not send it the `invalidate` leading each change (see
     /// `SignalCore.send(_:)` for pairs).
     @usableFromInline @exclusivity(unchecked) final var skipsLeadOfPair = false
+    /// Whether this is a `ForwardObserver`, whose closure a delivery calls directly.
+    @usableFromInline @exclusivity(unchecked) final var forwards: Bool
 
     @inlinable
-    init() {}
+    init(forwards: Bool = false) { self.forwards = forwards }
 
     /// Records the core this observer is now registered on; called once, with the core's
     /// lock held.
@@ -218,6 +220,7 @@ class ForwardObserver<Value>: Observer<Value>, @unchecked Sendable {
     init(onValue: @escaping (Value) -> Void, onCompleted: @escaping () -> Void) {
         self.onValue = onValue
         self.onCompleted = onCompleted
+        super.init(forwards: true)
     }
 
     @usableFromInline

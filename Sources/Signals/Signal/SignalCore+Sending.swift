@@ -254,7 +254,10 @@ extension SignalCore {
         let observers = snapshotElements
         for index in start..<observers.count {
             Unmanaged.passUnretained(observers[index])._withUnsafeGuaranteedRef { observer in
-                if !observer.isDisposed { observer.receive(value) }
+                guard !observer.isDisposed else { return }
+                // An operator's link: its closure, with no virtual call on the way.
+                if observer.forwards { return unsafeDowncast(observer, to: ForwardObserver<Value>.self).onValue(value) }
+                observer.receive(value)
             }
         }
     }
