@@ -38,7 +38,7 @@ class Observer<Value>: Disposable, @unchecked Sendable {
     /// `SignalCore.send(_:)` for pairs).
     @usableFromInline @exclusivity(unchecked) final var skipsLeadOfPair = false
     /// Whether this is a `ForwardObserver`, whose closure a delivery calls directly.
-    @usableFromInline @exclusivity(unchecked) final var forwards: Bool
+    @usableFromInline final let forwards: Bool
 
     @inlinable
     init(forwards: Bool = false) { self.forwards = forwards }
