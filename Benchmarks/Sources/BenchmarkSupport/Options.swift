@@ -166,8 +166,22 @@ public struct BenchmarkOptions: Sendable {
             options.fail("a threshold run measures every scenario's library side; name no scenario and no side")
         }
         if options.thresholds != nil { hashDeterministically() }
+        if options.runsFloor { print(machineLine()) }
         return options
     }
+}
+
+/// The machine a run of ratios is measured on, printed before them: the same code measures
+/// very differently on another processor (twice the ratios of A, D and DP on an AMD EPYC
+/// whose locks cost half as much; Docs/Benchmarks.md, "On another machine"), so a figure
+/// copied from the output carries its machine.
+func machineLine() -> String {
+    let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+    let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+        .flatMap { $0.split(separator: ":", maxSplits: 1).last }?.trimmingCharacters(in: .whitespaces)
+    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first
+    return "machine: \(model ?? "processor unknown"), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+        + (load.map { ", load average \($0)" } ?? "")
 }
 
 /// Starts the process again with `SWIFT_DETERMINISTIC_HASHING` set, unless it is set.
