@@ -64,7 +64,9 @@ final class Delivery: @unchecked Sendable {
     /// `leave()` once work was queued or observers removed; called with the lock held.
     @usableFromInline @inline(never)
     func leaveWithWork() {
-        repeat {
+        // Each turn runs one queued item or ends the delivery: after an item `pendingHead`
+        // is past it, so the next turn always has work or ends.
+        while true {
             var finishedWork: ContiguousArray<() -> Void> = []
             if pendingHead >= 64, pendingHead * 2 >= pending.count {
                 var rest = ContiguousArray(pending[pendingHead...])
@@ -96,10 +98,7 @@ final class Delivery: @unchecked Sendable {
             for entry in removed { entry.observer.clear() }
             withExtendedLifetime((done, removed, snapshots, finishedWork)) {}
             return
-        } while !(pendingHead == 0 && pending.isEmpty && retired.isEmpty)
-        // Nothing was queued or removed while the last work ran.
-        isDelivering = false
-        lock.unlock()
+        }
     }
 }
 
