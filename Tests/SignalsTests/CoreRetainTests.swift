@@ -83,6 +83,32 @@ import Testing
         #expect(weakCore == nil, "nothing kept the core")
     }
 
+    @Test func whatADeliveryLetsGoBetweenQueuedItemsIsFreedBeforeItLocksAgain() {
+        // The combination's only observer sends again (queued behind this delivery) and
+        // leaves: the combination lets go of its link on the `map`, which shares the
+        // pipe's delivery, and whose closures hold the list of inputs, the `map`'s last
+        // wrapper. The delivery runs the queued value, then frees the link, and with it
+        // that wrapper, whose release locks the delivery: before its next turn locks, or
+        // it spins forever (as a debug build did in the concurrent model check).
+        let (source, input) = Signal<Int>.pipe()
+        let received = Locked<[[Int]]>([])
+        let subscription = Locked<Disposable?>(nil)
+        weak var weakMapCore: SignalCore<Int>?
+        do {
+            let mapped = source.map { $0 * 10 }
+            weakMapCore = mapped.core
+            subscription.value = Signal.combineLatest([mapped]).observe { values in
+                received.append(values)
+                input.send(2)
+                subscription.value?.dispose()
+            }
+        }
+        input.send(1)
+        input.send(3)
+        #expect(received.value == [[10]])
+        #expect(weakMapCore == nil, "the map's core went with its last wrapper")
+    }
+
     @Test func aLateObserverDisposedBeforeItsCatchUpSettlesWithoutALoan() throws {
         // Added while the completion waits behind the delivery in progress, the late
         // observer is never listed; disposed before its catch-up runs, its caller settles

@@ -64,41 +64,48 @@ final class Delivery: @unchecked Sendable {
     /// `leave()` once work was queued or observers removed; called with the lock held.
     @usableFromInline @inline(never)
     func leaveWithWork() {
-        // Each turn runs one queued item or ends the delivery: after an item `pendingHead`
-        // is past it, so the next turn always has work or ends.
-        while true {
-            var finishedWork: ContiguousArray<() -> Void> = []
-            if pendingHead >= 64, pendingHead * 2 >= pending.count {
-                var rest = ContiguousArray(pending[pendingHead...])
-                swap(&rest, &pending)
-                swap(&finishedWork, &rest)
-                pendingHead = 0
-            }
-            var removed: ContiguousArray<Retired> = []
-            swap(&removed, &retired)
-            // Observers removed during the delivery are still in their cores' snapshots:
-            // drop those, so they are freed now, not at the next delivery.
-            let snapshots = removed.map { $0.core.dropSnapshot() }
-            if pendingHead < pending.count {
-                let next = pending[pendingHead]
-                pendingHead += 1
-                versionAtDelivery = version
-                lock.unlock()
-                for entry in removed { entry.observer.clear() }
-                withExtendedLifetime((removed, snapshots, finishedWork)) {}
-                next()
-                lock.lock()
-                continue
-            }
-            isDelivering = false
-            var done = ContiguousArray<() -> Void>()
-            swap(&done, &pending)
+        while runNextTurn() { lock.lock() }
+    }
+
+    /// Runs one queued item, or ends the delivery and returns false. Called with the lock
+    /// held; returns with it released, and with everything the turn let go (observers,
+    /// snapshots, finished work) already freed: their deinits run user code, which may
+    /// lock this delivery, so they must not run after the caller locks again. (A debug
+    /// build frees a loop's locals at the end of the iteration, after a re-lock placed
+    /// there: a core freed then spun on its own delivery's lock, found by the concurrent
+    /// model check.)
+    @usableFromInline
+    func runNextTurn() -> Bool {
+        var finishedWork: ContiguousArray<() -> Void> = []
+        if pendingHead >= 64, pendingHead * 2 >= pending.count {
+            var rest = ContiguousArray(pending[pendingHead...])
+            swap(&rest, &pending)
+            swap(&finishedWork, &rest)
             pendingHead = 0
+        }
+        var removed: ContiguousArray<Retired> = []
+        swap(&removed, &retired)
+        // Observers removed during the delivery are still in their cores' snapshots:
+        // drop those, so they are freed now, not at the next delivery.
+        let snapshots = removed.map { $0.core.dropSnapshot() }
+        if pendingHead < pending.count {
+            let next = pending[pendingHead]
+            pendingHead += 1
+            versionAtDelivery = version
             lock.unlock()
             for entry in removed { entry.observer.clear() }
-            withExtendedLifetime((done, removed, snapshots, finishedWork)) {}
-            return
+            withExtendedLifetime((removed, snapshots, finishedWork)) {}
+            next()
+            return true
         }
+        isDelivering = false
+        var done = ContiguousArray<() -> Void>()
+        swap(&done, &pending)
+        pendingHead = 0
+        lock.unlock()
+        for entry in removed { entry.observer.clear() }
+        withExtendedLifetime((done, removed, snapshots, finishedWork)) {}
+        return false
     }
 }
 
