@@ -26,13 +26,18 @@ public final class DisposeBag: @unchecked Sendable {
 
     /// Adds `disposable` to the bag, to be disposed with it.
     public func insert(_ disposable: Disposable) {
+        // The pruned entries are let go after the lock: a user's disposable may have a
+        // deinit that uses the bag.
+        var pruned: [Disposable] = []
         lock.withLock {
             if disposables.count >= pruneThreshold {
-                disposables.removeAll { $0.isDisposed }
+                swap(&pruned, &disposables)
+                disposables = pruned.filter { !$0.isDisposed }
                 pruneThreshold = max(16, disposables.count * 2)
             }
             disposables.append(disposable)
         }
+        pruned = []
     }
 
     /// The number of disposables in the bag that are not disposed yet.

@@ -96,11 +96,14 @@ private final class TimingState<Value: Sendable>: @unchecked Sendable {
 
     /// A value from the source (source deliveries are serialized by the source).
     func receive(_ value: Value) {
+        // The value it replaces is let go after the lock: its deinit may be user code.
+        var replaced: Value? = value
         let timerID: Int? = lock.withLock {
             if leading && !isWindowOpen { return openWindow() }
-            waiting = value
+            swap(&replaced, &waiting)
             return leading ? nil : openWindow()
         }
+        replaced = nil
         guard let timerID else { return }
         if leading { scheduler.schedule { [output = output!] in output.send(value) } }
         startTimer(timerID)
@@ -110,8 +113,7 @@ private final class TimingState<Value: Sendable>: @unchecked Sendable {
     func complete() {
         let value: Value? = lock.withLock {
             generation += 1
-            defer { waiting = nil }
-            return waiting
+            return waiting.take()
         }
         timer.replace(with: nil)
         scheduler.schedule { [output = output!] in
@@ -125,8 +127,7 @@ private final class TimingState<Value: Sendable>: @unchecked Sendable {
         let (value, nextTimer): (Value?, Int?) = lock.withLock {
             guard id == generation else { return (nil, nil) }
             isWindowOpen = false
-            guard let value = waiting else { return (nil, nil) }
-            waiting = nil
+            guard let value = waiting.take() else { return (nil, nil) }
             return (value, leading ? openWindow() : nil)
         }
         if let value { output.send(value) }

@@ -78,9 +78,8 @@ final class Delivery: @unchecked Sendable {
     func runNextTurn() -> Bool {
         var finishedWork: ContiguousArray<() -> Void> = []
         if pendingHead >= 64, pendingHead * 2 >= pending.count {
-            var rest = ContiguousArray(pending[pendingHead...])
-            swap(&rest, &pending)
-            swap(&finishedWork, &rest)
+            finishedWork = pending
+            pending = ContiguousArray(finishedWork[pendingHead...])
             pendingHead = 0
         }
         var removed: ContiguousArray<Retired> = []
