@@ -56,6 +56,9 @@
 ///   It is held for a few instructions only: no user code runs under it, no other lock is
 ///   taken under it, and what a section lets go of (an old snapshot, a replaced value,
 ///   closures) is released after unlocking, since releasing can run user code (a `deinit`).
+///   "After" means before the next `lock()` too: a debug build frees a local at the end of
+///   its scope, so a scope that locks again frees its locals under the lock (each turn of
+///   `Delivery.leaveWithWork` is a call of its own for that reason).
 /// - `Observer.ending`, an atomic, decides once who ends an observer: a caller's
 ///   `dispose()` or the core's completion. `Observer.lending`, another, settles once
 ///   whether a completion that lost that race lent the core to the caller.
