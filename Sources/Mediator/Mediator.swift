@@ -187,8 +187,11 @@ public final class Mediator: @unchecked Sendable {
     public func register(target name: String, keepsTarget: Bool = true, _ make: @escaping () -> any MediatorTarget) {
         lock.lock()
         generations += 1
-        registrations[name] = Registration(make: make, keepsTarget: keepsTarget, generation: generations)
+        let replaced = registrations.updateValue(
+            Registration(make: make, keepsTarget: keepsTarget, generation: generations), forKey: name)
         lock.unlock()
+        // Let go after the lock: the replaced target's deinit may call the mediator.
+        withExtendedLifetime(replaced) {}
     }
 
     /// Whether a target named `name` is registered.

@@ -65,6 +65,28 @@ func makeMediator(keepsTarget: Bool = true, store: (any RoutePatchStore)? = nil)
         #expect(!mediator.hasTarget("favorites"))
     }
 
+    /// A target that runs `onFree` when it is freed.
+    final class FreedTarget: MediatorTarget {
+        let onFree: () -> Void
+        init(onFree: @escaping () -> Void) { self.onFree = onFree }
+        func registerActions(_ actions: TargetActions) { actions.on("ping") { _ in nil } }
+        deinit { onFree() }
+    }
+
+    @Test func aKeptTargetReplacedByANewRegistrationIsFreedAfterTheMediatorsLock() {
+        // Freed under the lock, the old target's deinit, which asks the mediator, would
+        // wait for that lock forever.
+        let mediator = Mediator(scheme: "homes")
+        let asked = Counter()
+        mediator.register(target: "pinger") {
+            FreedTarget { [weak mediator] in if mediator?.hasTarget("pinger") == true { _ = asked.next() } }
+        }
+        _ = mediator.perform(target: "pinger", action: "ping")
+        #expect(asked.current == 0, "the first target is kept")
+        mediator.register(target: "pinger") { ListingTarget() }
+        #expect(asked.current == 1, "the first target was freed, and asked the mediator")
+    }
+
     @Test func targetsAreMadeLazilyAndKeptWhenAsked() {
         for keepsTarget in [true, false] {
             let made = Counter()

@@ -65,7 +65,11 @@ public final class APIEngine: Sendable {
     /// Interceptors that see every call of every manager, before the manager's own.
     public var interceptors: [any APIInterceptor] {
         get { appInterceptors.withLock { $0 } }
-        set { appInterceptors.withLock { $0 = newValue } }
+        set {
+            // The replaced ones are let go after the lock: an interceptor's deinit may use it.
+            var replaced = newValue
+            appInterceptors.withLock { swap(&$0, &replaced) }
+        }
     }
 
     /// Builds the HTTP request for one call: common parameters, query or form body, signature.

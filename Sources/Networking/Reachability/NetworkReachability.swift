@@ -45,8 +45,11 @@ public final class NetworkReachability: @unchecked Sendable {
         return ReachabilityObservation { [weak self] in
             guard let self else { return }
             self.lock.lock()
-            self.observers[id] = nil
+            let removed = self.observers.removeValue(forKey: id)
             self.lock.unlock()
+            // Let go after the lock: the closure may hold the last reference to something
+            // whose deinit cancels its own observation of this reachability.
+            withExtendedLifetime(removed) {}
         }
     }
 }

@@ -42,7 +42,8 @@ public final class DisposeBag: @unchecked Sendable {
 
     /// The number of disposables in the bag that are not disposed yet.
     public var liveCount: Int {
-        lock.withLock { disposables.reduce(0) { $0 + ($1.isDisposed ? 0 : 1) } }
+        // Counted after the lock: a user's `isDisposed` may use the bag.
+        lock.withLock { disposables }.reduce(0) { $0 + ($1.isDisposed ? 0 : 1) }
     }
 
     /// Disposes everything in the bag now and empties it.
