@@ -95,6 +95,9 @@ public final class LineEditor {
         while true {
             let read = nextKeys()
             let interruption = display.interruptionForWork()
+            // Called after the display's lock: stopping the work may clear its status or
+            // write a line, which take that lock.
+            var interrupts = 0
             let ended: (outcome: LineBuffer.Outcome, shown: LineText)? = display.withEditor {
                 controller, write, isEditing in
                 guard let read else {
@@ -103,9 +106,9 @@ public final class LineEditor {
                 }
                 let keys = Self.coalesced(read)
                 for (index, key) in keys.enumerated() {
-                    if key == .control("c"), controller.screen.value.status != nil, let interrupt = interruption {
+                    if key == .control("c"), controller.screen.value.status != nil, interruption != nil {
                         // Work runs: Ctrl-C stops it, the line stays.
-                        interrupt()
+                        interrupts += 1
                         continue
                     }
                     if var shown = listing {
@@ -141,6 +144,7 @@ public final class LineEditor {
                 write(controller.takeOutput())
                 return nil
             }
+            for _ in 0..<interrupts { interruption?() }
             guard let ended else { continue }
             if read == nil {
                 display.withEditor { controller, write, _ in

@@ -167,6 +167,28 @@ import Testing
         #expect(session.screen.cursor == (1, 0))
     }
 
+    @Test func controlCWhileWorkRunsStopsItOutsideTheDisplaysLock() throws {
+        // The interrupt stops the work at once, and the work's end clears its status,
+        // which takes the display's lock: called under it, it would wait forever.
+        final class Count: @unchecked Sendable {
+            // Safe to share: `value` is touched only under `lock`.
+            private let lock = NSLock()
+            private var count = 0
+            func add() { lock.withLock { count += 1 } }
+            var value: Int { lock.withLock { count } }
+        }
+        let session = try TypingSession(columns: 80, ["abc", "\u{03}", "\r"], hangsUpAtTheEnd: false)
+        let editor = LineEditor(input: session.pty.terminal, write: { session.write($0) })
+        let interrupts = Count()
+        editor.display.setStatus("loading")
+        editor.display.onInterrupt { [display = editor.display] in
+            interrupts.add()
+            display.setStatus(nil)
+        }
+        #expect(editor.readLine(prompt: Self.prompt) == "abc", "Ctrl-C stopped the work and kept the line")
+        #expect(interrupts.value == 1)
+    }
+
     @Test func controlDOnAnEmptyLineAndTheEndOfInputEndTheInput() throws {
         let (ended, _) = try readLine(["\u{04}"])
         #expect(ended == nil)
