@@ -74,8 +74,7 @@ final class Delivery: @unchecked Sendable {
     /// build frees a loop's locals at the end of the iteration, after a re-lock placed
     /// there: a core freed then spun on its own delivery's lock, found by the concurrent
     /// model check.)
-    @usableFromInline
-    func runNextTurn() -> Bool {
+    private func runNextTurn() -> Bool {
         var finishedWork: ContiguousArray<() -> Void> = []
         if pendingHead >= 64, pendingHead * 2 >= pending.count {
             finishedWork = pending
