@@ -188,6 +188,10 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     /// Whether a change is settled before it is built and committed (see `take`): when the
     /// inputs are compared (`Equatable`), or the combination is a list's.
     @usableFromInline let settlesFirst: Bool
+    /// Where a change settled first is committed, as its delivery ends (`take`); unused
+    /// when changes are committed as they start. Not optional: bound from an optional, it
+    /// was retained around the user code it is held across.
+    @usableFromInline let late = LateCommit<Change<Combined>>()
     @usableFromInline let gate = Propagation.gate
     @usableFromInline @exclusivity(unchecked) var unsettled = 0
     @usableFromInline @exclusivity(unchecked) var isChanged = false
@@ -208,27 +212,18 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
         self.build = build
         self.settled = settled
         self.settlesFirst = settlesFirst
+        // Before the output has observers: nothing reads it yet.
+        if settlesFirst { output.lateCommit = late }
     }
 
     /// Subscribes `output` to the input `node`: each of its steps runs inside `output`'s
     /// serialized section, a change stored in `cell` first.
     @inlinable
     func attach<Input: Sendable>(_ node: PropertyNode<Input>, _ cell: Latest<Input>) {
-        let step: (CombineEvent<Input>) -> Void = { event in
-            if case .change(.changed(let value)) = event { cell.value = value }
-            self.step(event)
-        }
-        let output = self.output
+        let link = CombinationLink(self, cell)
         let input = CombinationInput<Input>(
-            onChange: { output.serialize(.change($0), step) },
-            onPair: { change in
-                guard case .changed(let value) = change else {
-                    // Not a set's pair (none sends another today): its two events, one by one.
-                    output.serialize(.change(.invalidate), step)
-                    return output.serialize(.change(change), step)
-                }
-                self.take(value, into: cell, step: step)
-            }, onCompleted: { output.serialize(.completed, step) })
+            onChange: { link.serialize(.change($0)) }, onPair: { link.take($0) },
+            onCompleted: { link.serialize(.completed) })
         output.addUpstream(node.core.add(input))
     }
 
@@ -238,41 +233,52 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     /// inputs that are not compared, the combination built and committed) in the section
     /// that starts it, one lock round trip where the two steps took three (two when the
     /// combination is committed after its comparison). Otherwise both steps run in one
-    /// serialized section.
-    @inlinable
-    func take<Input>(_ value: Input, into cell: Latest<Input>, step: @escaping (CombineEvent<Input>) -> Void) {
+    /// serialized section. A change settled after that section (compared inputs, a mapped
+    /// pair, a list) is committed in the section that ends the delivery (`LateCommit`):
+    /// two round trips where a commit of its own made three.
+    @inlinable @inline(__always)
+    func take<Input>(_ value: Input, from link: CombinationLink<Input, Combined>) {
         let waits = gate.isOpen && Propagation.shouldWait(fedBySignal: isFedBySignal)
         var replaced: Input?
         // Compared inputs (`Equatable`) are committed only once `settled` (user code, after
-        // the lock) says the combination changed, in a section of its own, as a serialized
-        // step does: an equal set must not reach an observer that is registering. Inputs
-        // that are not compared always change, and are built and committed in the first
-        // section (a list's array is built after it, as long as the list is).
-        let commits = !settlesFirst
-        let entered = output.enterIfIdle(committing: commits) {
+        // the lock) says the combination changed, as the delivery ends: an equal set must
+        // not reach an observer that is registering. Inputs that are not compared always
+        // change, and are built and committed in the first section (a list's array is
+        // built after it, as long as the list is).
+        let entered = output.enterIfIdle(committing: !settlesFirst) {
             guard unsettled == 0, !isWaiting, !waits else { return nil }
             var previous = value
-            swap(&previous, &cell.value)
+            swap(&previous, &link.cell.value)
             replaced = previous
             // Built under the lock only when it is committed there; else after, if it changed.
-            return commits ? .changed(build()) : .unchanged
+            guard settlesFirst else { return .changed(build()) }
+            link.late.open()
+            return .unchanged
         }
         defer { withExtendedLifetime(replaced) {} }
         if let change = entered {
             if output.snapshotTakesLead { output.emit(.invalidate) }
-            if commits {
-                output.emit(change)
-            } else {
-                // As a serialized change settles: compared, built and committed if it changed.
-                isChanged = true
-                emit()
-            }
+            if settlesFirst { return settle(committingAtTheEnd: link.late) }
+            output.emit(change)
             return output.leaveDelivery()
         }
         output.serialize(value) { value in
-            step(.change(.invalidate))
-            step(.change(.changed(value)))
+            link.step(.change(.invalidate))
+            link.step(.change(.changed(value)))
         }
+    }
+
+    /// Settles the change whose delivery `take` started, as a serialized change settles
+    /// (`emit()`): compared, built, delivered, and committed if it changed, as the delivery
+    /// ends. `late` is a parameter, not a local of `take`: held across the user code of
+    /// `settled`, a local was retained around it.
+    @inlinable @inline(__always)
+    func settle(committingAtTheEnd late: LateCommit<Change<Combined>>) {
+        isChanged = false
+        let change = settled().map { Change.changed($0) }
+        late.change = change
+        output.emit(change ?? .unchanged)
+        output.leaveDelivery(committing: late)
     }
 
     /// Takes one event (a change's value is in its input's cell already); one that settles
@@ -327,6 +333,51 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
         let combined = isChanged ? settled() : nil
         isChanged = false
         output.emit(combined.map { .changed($0) } ?? .unchanged, committing: combined != nil)
+    }
+}
+
+/// One input of a combination: its cell, and the steps its observer takes. The input's
+/// closures capture this one object, so each is called with it as its context, with no
+/// box of captures to unpack per change.
+// Safe to share: all `let`s; its steps run inside the combination's serialized deliveries.
+@usableFromInline
+final class CombinationLink<Input: Sendable, Combined: Sendable>: @unchecked Sendable {
+    @usableFromInline let combination: Combination<Combined>
+    @usableFromInline let cell: Latest<Input>
+    /// The combination's, read here: read through the combination, it was retained around
+    /// the user code it is held across.
+    @usableFromInline let late: LateCommit<Change<Combined>>
+    /// Takes one event inside the combination's serialized section, a change's value
+    /// stored in the cell first. Made once (a closure made per event would retain its
+    /// context), and capturing the cell and the combination, not this link, which holds it.
+    @usableFromInline let step: (CombineEvent<Input>) -> Void
+
+    @inlinable
+    init(_ combination: Combination<Combined>, _ cell: Latest<Input>) {
+        self.combination = combination
+        self.cell = cell
+        late = combination.late
+        step = { event in
+            if case .change(.changed(let value)) = event { cell.value = value }
+            combination.step(event)
+        }
+    }
+
+    /// Runs `event` as a step of its own, serialized with the combination's deliveries.
+    @inlinable
+    func serialize(_ event: CombineEvent<Input>) {
+        combination.output.serialize(event, step)
+    }
+
+    /// Takes a root's `invalidate`/`changed` pair, given as its second event.
+    @inlinable
+    func take(_ change: Change<Input>) {
+        guard case .changed(let value) = change else {
+            // Not a set's pair (none sends another today): its two events, one by one.
+            serialize(.change(.invalidate))
+            return serialize(.change(change))
+        }
+        combination.take(value, from: self)
     }
 }
 
@@ -399,32 +450,84 @@ final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable
             isFedBySignal: isFedBySignal, read: { transform((firstNode.read(), secondNode.read())) },
             pair: isPair ? self : nil)
         let settlesFirst = !isPair || compareFirst != nil
-        let combination: Combination<Output>
         // The last result, kept to be compared, for an `Equatable` one only: the others are
         // built from the cells once per change, and nothing keeps one once it is delivered.
-        // Two sets of closures, so that neither unwraps the result per change.
+        // Two sets of closures, so that neither unwraps the result per change; each captures
+        // one object (`PairCells`), so that it is called with it as its context.
+        let cells = PairCells(firstCell, secondCell, transform)
+        let combination: Combination<Output>
         if let isEquivalent {
             let result = Latest(derived.read(), isEquivalent)
+            let compared = ComparedPairCells(cells, result)
             combination = Combination(
-                output: derived.core, inputs: 2, isFedBySignal: isFedBySignal, build: { result.value },
-                settled: {
-                    let changed = firstCell.settle()
-                    guard secondCell.settle() || changed else { return nil }
-                    result.value = transform((firstCell.value, secondCell.value))
-                    return result.settle() ? result.value : nil
-                }, settlesFirst: settlesFirst)
+                output: derived.core, inputs: 2, isFedBySignal: isFedBySignal, build: { compared.result.value },
+                settled: { compared.settled() }, settlesFirst: settlesFirst)
         } else {
             combination = Combination(
-                output: derived.core, inputs: 2, isFedBySignal: isFedBySignal,
-                build: { transform((firstCell.value, secondCell.value)) },
-                settled: {
-                    let changed = firstCell.settle()
-                    return secondCell.settle() || changed ? transform((firstCell.value, secondCell.value)) : nil
-                }, settlesFirst: settlesFirst)
+                output: derived.core, inputs: 2, isFedBySignal: isFedBySignal, build: { cells.build() },
+                settled: { cells.settled() }, settlesFirst: settlesFirst)
         }
         combination.attach(firstNode, firstCell)
         combination.attach(secondNode, secondCell)
         return Property<Output>(node: derived, sources: sources)
+    }
+}
+
+/// The two cells of a combined pair and the `transform` applied as it is built.
+// Safe to share: all `let`s; the cells are touched only inside serialized deliveries.
+@usableFromInline
+final class PairCells<First: Sendable, Second: Sendable, Output>: @unchecked Sendable {
+    @usableFromInline let first: Latest<First>
+    @usableFromInline let second: Latest<Second>
+    @usableFromInline let transform: ((First, Second)) -> Output
+
+    @inlinable
+    init(_ first: Latest<First>, _ second: Latest<Second>, _ transform: @escaping ((First, Second)) -> Output) {
+        self.first = first
+        self.second = second
+        self.transform = transform
+    }
+
+    /// `transform` of the cells' values.
+    @inlinable
+    func build() -> Output {
+        transform((first.value, second.value))
+    }
+
+    /// The result when an input changed for the observers since the last emission, else nil.
+    @inlinable
+    func settled() -> Output? {
+        let changed = first.settle()
+        return second.settle() || changed ? build() : nil
+    }
+}
+
+/// `PairCells` whose result is compared too (an `Equatable` map of the pair). The cells
+/// are its own fields, not reached through a `PairCells`: a comparison read through
+/// another object was retained around its call.
+// Safe to share: all `let`s; the cells are touched only inside serialized deliveries.
+@usableFromInline
+final class ComparedPairCells<First: Sendable, Second: Sendable, Output: Sendable>: @unchecked Sendable {
+    @usableFromInline let first: Latest<First>
+    @usableFromInline let second: Latest<Second>
+    @usableFromInline let transform: ((First, Second)) -> Output
+    @usableFromInline let result: Latest<Output>
+
+    @inlinable
+    init(_ cells: PairCells<First, Second, Output>, _ result: Latest<Output>) {
+        first = cells.first
+        second = cells.second
+        transform = cells.transform
+        self.result = result
+    }
+
+    /// The result when an input and then the result changed since the last emission, else nil.
+    @inlinable
+    func settled() -> Output? {
+        let changed = first.settle()
+        guard second.settle() || changed else { return nil }
+        result.value = transform((first.value, second.value))
+        return result.settle() ? result.value : nil
     }
 }
 

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What only a property's core uses: the committed value, registering an observer that
 /// starts from it, and sending a change as an `invalidate`/`changed` pair.
 extension SignalCore {
@@ -16,13 +22,20 @@ extension SignalCore {
     /// value, on the calling thread and before it is registered, so the core is never busy
     /// on its account; if a change was committed meanwhile, it gets the newer value
     /// instead of missing it. Then it gets every change committed after registration.
+    ///
+    /// While a combination delivers a change it commits only as the delivery ends
+    /// (`LateCommit`), an observer registering from inside that delivery, once the change
+    /// is known, starts from it; one registering from another thread, or before the change
+    /// is known, starts from the committed value and catches up with the change when the
+    /// delivery commits it.
     @inlinable @discardableResult
     func addObservingCommitted(_ observer: Observer<Value>) -> Observer<Value> {
         // Such observers act on committed values only, never on the lead of a pair.
         observer.skipsLeadOfPair = true
         while true {
             delivery.lock.lock()
-            let value = committed
+            let delivering = lateCommit?.valueForThisThread()
+            let value = delivering ?? committed
             let version = commitCount
             let terminated = lifecycle.isTerminating
             delivery.lock.unlock()
@@ -44,6 +57,7 @@ extension SignalCore {
                 observersChanged()
                 retainItselfIfUnowned()
                 observer.register(on: self)
+                if delivering == nil, let lateCommit, lateCommit.isPending { lateCommit.catchingUp.append(observer) }
             }
             delivery.lock.unlock()
             return observer
@@ -108,6 +122,43 @@ extension SignalCore {
     @inlinable
     func leaveDelivery() { delivery.leave() }
 
+    /// Ends the delivery of a change `late` commits now (see `LateCommit`), in the section
+    /// that ends it: the observers that registered while it was delivered catch up with it
+    /// first, inside the delivery, so nothing sent meanwhile overtakes it.
+    @inlinable
+    func leaveDelivery(committing late: LateCommit<Value>) {
+        delivery.lock.lock()
+        guard late.catchingUp.isEmpty, delivery.pendingHead == 0, delivery.pending.isEmpty, delivery.retired.isEmpty
+        else { return leave(catchingUp: late) }
+        let replaced = late.close().map { commit($0) } ?? nil
+        delivery.isDelivering = false
+        delivery.lock.unlock()
+        withExtendedLifetime(replaced) {}
+    }
+
+    /// `leaveDelivery(committing:)` once observers catch up or work was queued; called with
+    /// the lock held.
+    @usableFromInline @inline(never)
+    func leave(catchingUp late: LateCommit<Value>) {
+        let change = late.close()
+        let replaced = change.map { commit($0) } ?? nil
+        var catchingUp: [Observer<Value>] = []
+        swap(&catchingUp, &late.catchingUp)
+        delivery.lock.unlock()
+        withExtendedLifetime(replaced) {}
+        if let change { catchUp(catchingUp, with: change) }
+        // Released before the delivery locks again (their deinits may lock it): a local
+        // would live to the end of this scope in a debug build.
+        catchingUp = []
+        delivery.leave()
+    }
+
+    /// Delivers `change` to `observers`, which registered while it was delivered.
+    @usableFromInline @inline(never)
+    func catchUp(_ observers: [Observer<Value>], with change: Value) {
+        for observer in observers where !observer.isDisposed { observer.receive(change) }
+    }
+
     /// Delivers a pair as a tracked `send(trackedBy:_:)` does, out of line; returns true.
     @usableFromInline
     func emitAsPropagation(_ pair: (Value, Value)) -> Bool {
@@ -133,5 +184,55 @@ extension SignalCore {
         }
         // A call for no one skipped: the head is often the only observer.
         if snapshotElements.count > 1 { emit(pair.1, from: 1) }
+    }
+}
+
+/// The change a combination's delivery commits as it ends, where it would otherwise take a
+/// lock round trip of its own before delivering it: the inputs are compared or the result
+/// built by user code, after the section that starts the delivery, so the change is known
+/// only then. While it is pending, an observer that registers on the core starts from the
+/// committed value and catches up with the change when it is committed, unless it
+/// registers from inside the delivery once the change is known: it then starts from it.
+// Safe to share: `isPending`, `thread` and `catchingUp` are touched only under the
+// delivery's lock; `change` only by the delivering thread (`valueForThisThread()` reads it
+// on that thread alone).
+@usableFromInline
+final class LateCommit<Value>: @unchecked Sendable {
+    @usableFromInline @exclusivity(unchecked) var isPending = false
+    /// The thread delivering, while pending.
+    @usableFromInline @exclusivity(unchecked) var thread: pthread_t?
+    /// The change being delivered, once known (nil while it is settled, and when nothing
+    /// changed).
+    @usableFromInline @exclusivity(unchecked) var change: Value?
+    /// Observers registered while pending, which did not start from `change`.
+    @usableFromInline @exclusivity(unchecked) var catchingUp: [Observer<Value>] = []
+
+    @inlinable
+    init() {}
+
+    /// Marks the delivery starting on this thread as one that commits at its end. Called
+    /// with the lock held.
+    @inlinable
+    func open() {
+        isPending = true
+        thread = pthread_self()
+    }
+
+    /// The change being delivered, when this thread delivers it; called with the lock held.
+    @inlinable
+    func valueForThisThread() -> Value? {
+        guard isPending, let thread, pthread_equal(thread, pthread_self()) != 0 else { return nil }
+        return change
+    }
+
+    /// Ends the pending delivery and hands over its change to commit, if any. Called with
+    /// the lock held.
+    @inlinable
+    func close() -> Value? {
+        isPending = false
+        thread = nil
+        var taken: Value?
+        swap(&taken, &change)
+        return taken
     }
 }

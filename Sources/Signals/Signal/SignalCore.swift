@@ -112,6 +112,14 @@
 ///   lock round trip where the two events took three, two when its inputs are compared
 ///   (`Equatable`: committed only once `==`, user code, says it changed, after the lock).
 ///   Only the first observer, so that no observer sees the change before its lead.
+/// - A combination whose change is known only after that section (compared inputs, a
+///   mapped pair, a list: user code decides it, after the lock) commits it in the section
+///   that ends its delivery (`LateCommit`), two round trips where a commit of its own made
+///   three. An observer registering meanwhile starts from the committed value and catches
+///   up with the change as it is committed; one registering from inside the delivery, once
+///   the change is known, starts from the change itself, as it did when it was committed
+///   first (the delivering thread is recorded for that; only that thread reads the change
+///   before it is committed).
 /// - The snapshot is replaced through one inlinable method (`exchangeSnapshot`): a
 ///   `didSet` on a generic class is not specialized, and asked for generic metadata on
 ///   every change of observers.
@@ -202,6 +210,9 @@ final class SignalCore<Value>: SnapshotHolder, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var committed: Value?
     /// How many values were committed; guarded by the delivery's lock.
     @usableFromInline @exclusivity(unchecked) var commitCount = 0
+    /// A combination's output: the change its delivery commits as it ends (see `LateCommit`).
+    /// Set once, before the core has observers.
+    @usableFromInline @exclusivity(unchecked) var lateCommit: LateCommit<Value>?
 
     /// A core with a delivery of its own.
     @inlinable
