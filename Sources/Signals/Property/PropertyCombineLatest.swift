@@ -38,7 +38,7 @@ extension Property {
     public static func combineLatest<Other: Sendable>(_ first: Property<Value>, _ second: Property<Other>) -> Property<
         (Value, Other)
     > {
-        CombinedPair(first, second, nil, nil).combined({ $0 }, nil, sources: [first, second], isPair: true)
+        CombinedPair(first, second, inputsChanged: nil).combined({ $0 }, sources: [first, second], isPair: true)
     }
 
     /// A property of the latest values of `first` and `second`, as a pair, notifying only
@@ -47,7 +47,12 @@ extension Property {
     public static func combineLatest<Other: Sendable & Equatable>(
         _ first: Property<Value>, _ second: Property<Other>
     ) -> Property<(Value, Other)> where Value: Equatable {
-        CombinedPair(first, second, ==, ==).combined({ $0 }, nil, sources: [first, second], isPair: true)
+        // Compared with `==` in line, in this closure made where the types are known to be
+        // `Equatable`: one call a change, where a comparison closure per input was two.
+        CombinedPair(first, second) { first, second in
+            let changed = first.settleByEquality()
+            return second.settleByEquality() || changed
+        }.combined({ $0 }, sources: [first, second], isPair: true)
     }
 
     /// A property of the values of all `properties`, in their order, as one array.
@@ -161,6 +166,17 @@ final class Latest<Value: Sendable>: @unchecked Sendable {
     }
 }
 
+extension Latest where Value: Equatable {
+    /// `settle()` by `==` itself rather than a comparison closure: in line where the type is
+    /// known, as in the closure a combined pair compares its inputs with.
+    @inlinable @inline(__always)
+    func settleByEquality() -> Bool {
+        if emitted == value { return false }
+        emitted = value
+        return true
+    }
+}
+
 /// One step of an input of a combined property.
 @usableFromInline
 enum CombineEvent<Input> {
@@ -221,8 +237,8 @@ final class Combination<Combined: Sendable>: @unchecked Sendable {
     @inlinable
     func attach<Input: Sendable>(_ node: PropertyNode<Input>, _ cell: Latest<Input>) {
         let link = CombinationLink(self, cell)
-        let input = CombinationInput<Input>(
-            onChange: { link.serialize(.change($0)) }, onPair: { link.take($0) },
+        let input = PairForwardObserver<Change<Input>>(
+            onValue: { link.serialize(.change($0)) }, onPair: { link.take($0) },
             onCompleted: { link.serialize(.completed) })
         output.addUpstream(node.core.add(input))
     }
@@ -382,33 +398,33 @@ final class CombinationLink<Input: Sendable, Combined: Sendable>: @unchecked Sen
 }
 
 /// An input of a combined property: a `ForwardObserver` that also takes a root's
-/// `invalidate`/`changed` pair in one call. Its closures are made in inlinable code, so
+/// `invalidate`/`changed` pair in one call, `onPair`, which `SignalCore.emitPair` calls
+/// directly (`Observer.takesPairs`), as `emit` calls a link's `onValue`: no virtual call of
+/// a method left unspecialized on the way. Its closures are made in inlinable code, so
 /// that they are specialized for the client's types (the methods of a generic class are not).
 // Safe to share: its closures are `let`s, called only by the delivering thread.
 @usableFromInline
-final class CombinationInput<Input>: ForwardObserver<Change<Input>>, @unchecked Sendable {
-    @usableFromInline let onPair: (Change<Input>) -> Void
+final class PairForwardObserver<Value>: ForwardObserver<Value>, @unchecked Sendable {
+    /// Takes the pair, given as its second event.
+    @usableFromInline let onPair: (Value) -> Void
 
     @inlinable
-    init(
-        onChange: @escaping (Change<Input>) -> Void, onPair: @escaping (Change<Input>) -> Void,
-        onCompleted: @escaping () -> Void
-    ) {
+    init(onValue: @escaping (Value) -> Void, onPair: @escaping (Value) -> Void, onCompleted: @escaping () -> Void) {
         self.onPair = onPair
-        super.init(onValue: onChange, onCompleted: onCompleted)
+        super.init(onValue: onValue, onCompleted: onCompleted, takesPairs: true)
     }
 
     /// `lead` is the `invalidate` of a property's `send(trackedBy:_:)`.
     @usableFromInline
-    override func receive(_ lead: Change<Input>, then change: Change<Input>) {
-        onPair(change)
+    override func receive(_ lead: Value, then value: Value) {
+        onPair(value)
     }
 }
 
 /// How a combined pair is made, kept by the pair so that a `map` of it is made the same way:
 /// one combination of the two inputs, `transform` applied as it is built, with no property
 /// of the pair between (contract 1.9a).
-// Safe to share: all `let`s; the comparisons are called only inside serialized deliveries.
+// Safe to share: all `let`s; the comparison is called only inside serialized deliveries.
 @usableFromInline
 final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable {
     /// The inputs' nodes, not their properties: what holds only the pair's node (a
@@ -418,74 +434,92 @@ final class CombinedPair<First: Sendable, Second: Sendable>: @unchecked Sendable
     /// table.
     @usableFromInline let first: PropertyNode<First>
     @usableFromInline let second: PropertyNode<Second>
-    @usableFromInline let compareFirst: ((First, First) -> Bool)?
-    @usableFromInline let compareSecond: ((Second, Second) -> Bool)?
+    /// Whether an input changed since the last emission, recording it (`Latest.settle`),
+    /// for `Equatable` inputs; nil when they are not compared (every change is one).
+    @usableFromInline let inputsChanged: ((Latest<First>, Latest<Second>) -> Bool)?
 
     @inlinable
     init(
-        _ first: Property<First>, _ second: Property<Second>, _ compareFirst: ((First, First) -> Bool)?,
-        _ compareSecond: ((Second, Second) -> Bool)?
+        _ first: Property<First>, _ second: Property<Second>,
+        inputsChanged: ((Latest<First>, Latest<Second>) -> Bool)?
     ) {
         self.first = first.node
         self.second = second.node
-        self.compareFirst = compareFirst
-        self.compareSecond = compareSecond
+        self.inputsChanged = inputsChanged
     }
 
     /// `transform` of the pair as one combination of its inputs, which `sources` keep (the
-    /// pair itself is the identity, `isPair`). The inputs' cells are compared as the pair's,
-    /// then the result as a `map`'s. `transform` runs out of the lock, as a map's does, so
-    /// the result is committed after it; the pair is built in the lock when its inputs are
-    /// not compared.
+    /// pair itself is the identity, `isPair`). The inputs are compared as the pair's;
+    /// `transform` runs out of the lock, as a map's does, so the result is committed after
+    /// it; the pair is built in the lock when its inputs are not compared.
     @inlinable
     func combined<Output: Sendable>(
-        _ transform: @escaping ((First, Second)) -> Output, _ isEquivalent: ((Output, Output) -> Bool)?,
-        sources: [AnyObject], isPair: Bool = false
+        _ transform: @escaping ((First, Second)) -> Output, sources: [AnyObject], isPair: Bool = false
+    ) -> Property<Output> {
+        combination(of: transform, sources: sources, isPair: isPair) { cells, _ in
+            ({ cells.build() }, { cells.settled() })
+        }
+    }
+
+    /// `transform` of the pair as `combined(_:sources:isPair:)` makes it, its result then
+    /// compared as an `Equatable` map's, with `==` in line (comparison closures, one per
+    /// input and one for the result, were a third of a change).
+    @inlinable
+    func combinedComparing<Output: Sendable & Equatable>(
+        _ transform: @escaping ((First, Second)) -> Output, sources: [AnyObject]
+    ) -> Property<Output> {
+        combination(of: transform, sources: sources, isPair: false) { cells, initial in
+            let compared = ComparedPairCells(cells, Latest(initial()))
+            return ({ compared.result.value }, { compared.settled() })
+        }
+    }
+
+    /// The combination both make: `closures` gives, for the cells and what reads the
+    /// current result (called only to keep it, as `transform` is called once per read),
+    /// what builds the result and what settles a change (see `Combination`).
+    @inlinable
+    func combination<Output: Sendable>(
+        of transform: @escaping ((First, Second)) -> Output, sources: [AnyObject], isPair: Bool,
+        closures: (PairCells<First, Second, Output>, () -> Output) -> (() -> Output, () -> Output?)
     ) -> Property<Output> {
         // Locals, so that the closures below capture the nodes, not this object.
         let (firstNode, secondNode) = (first, second)
-        let (firstCell, secondCell) = (Latest(firstNode.read(), compareFirst), Latest(secondNode.read(), compareSecond))
+        let (firstCell, secondCell) = (Latest(firstNode.read()), Latest(secondNode.read()))
         let isFedBySignal = firstNode.isFedBySignal || secondNode.isFedBySignal
         let derived = PropertyNode(
             isFedBySignal: isFedBySignal, read: { transform((firstNode.read(), secondNode.read())) },
             pair: isPair ? self : nil)
-        let settlesFirst = !isPair || compareFirst != nil
-        // The last result, kept to be compared, for an `Equatable` one only: the others are
-        // built from the cells once per change, and nothing keeps one once it is delivered.
-        // Two sets of closures, so that neither unwraps the result per change; each captures
-        // one object (`PairCells`), so that it is called with it as its context.
-        let cells = PairCells(firstCell, secondCell, transform)
-        let combination: Combination<Output>
-        if let isEquivalent {
-            let result = Latest(derived.read(), isEquivalent)
-            let compared = ComparedPairCells(cells, result)
-            combination = Combination(
-                output: derived.core, inputs: 2, isFedBySignal: isFedBySignal, build: { compared.result.value },
-                settled: { compared.settled() }, settlesFirst: settlesFirst)
-        } else {
-            combination = Combination(
-                output: derived.core, inputs: 2, isFedBySignal: isFedBySignal, build: { cells.build() },
-                settled: { cells.settled() }, settlesFirst: settlesFirst)
-        }
+        // Each closure captures one object (`PairCells`, `ComparedPairCells`), so that it is
+        // called with it as its context; the last result is kept for an `Equatable` one only.
+        let (build, settled) = closures(PairCells(firstCell, secondCell, transform, inputsChanged), derived.read)
+        let combination = Combination(
+            output: derived.core, inputs: 2, isFedBySignal: isFedBySignal, build: build, settled: settled,
+            settlesFirst: !isPair || inputsChanged != nil)
         combination.attach(firstNode, firstCell)
         combination.attach(secondNode, secondCell)
         return Property<Output>(node: derived, sources: sources)
     }
 }
 
-/// The two cells of a combined pair and the `transform` applied as it is built.
+/// The two cells of a combined pair, how their change is told, and the `transform` applied
+/// as it is built.
 // Safe to share: all `let`s; the cells are touched only inside serialized deliveries.
 @usableFromInline
 final class PairCells<First: Sendable, Second: Sendable, Output>: @unchecked Sendable {
     @usableFromInline let first: Latest<First>
     @usableFromInline let second: Latest<Second>
     @usableFromInline let transform: ((First, Second)) -> Output
+    @usableFromInline let inputsChanged: ((Latest<First>, Latest<Second>) -> Bool)?
 
     @inlinable
-    init(_ first: Latest<First>, _ second: Latest<Second>, _ transform: @escaping ((First, Second)) -> Output) {
+    init(
+        _ first: Latest<First>, _ second: Latest<Second>, _ transform: @escaping ((First, Second)) -> Output,
+        _ inputsChanged: ((Latest<First>, Latest<Second>) -> Bool)?
+    ) {
         self.first = first
         self.second = second
         self.transform = transform
+        self.inputsChanged = inputsChanged
     }
 
     /// `transform` of the cells' values.
@@ -495,10 +529,12 @@ final class PairCells<First: Sendable, Second: Sendable, Output>: @unchecked Sen
     }
 
     /// The result when an input changed for the observers since the last emission, else nil.
+    /// (`inputsChanged` is called where it is stored: bound to a local first, its context
+    /// was retained around the call.)
     @inlinable
     func settled() -> Output? {
-        let changed = first.settle()
-        return second.settle() || changed ? build() : nil
+        guard inputsChanged?(first, second) ?? true else { return nil }
+        return build()
     }
 }
 
@@ -507,10 +543,11 @@ final class PairCells<First: Sendable, Second: Sendable, Output>: @unchecked Sen
 /// another object was retained around its call.
 // Safe to share: all `let`s; the cells are touched only inside serialized deliveries.
 @usableFromInline
-final class ComparedPairCells<First: Sendable, Second: Sendable, Output: Sendable>: @unchecked Sendable {
+final class ComparedPairCells<First: Sendable, Second: Sendable, Output: Sendable & Equatable>: @unchecked Sendable {
     @usableFromInline let first: Latest<First>
     @usableFromInline let second: Latest<Second>
     @usableFromInline let transform: ((First, Second)) -> Output
+    @usableFromInline let inputsChanged: ((Latest<First>, Latest<Second>) -> Bool)?
     @usableFromInline let result: Latest<Output>
 
     @inlinable
@@ -518,16 +555,16 @@ final class ComparedPairCells<First: Sendable, Second: Sendable, Output: Sendabl
         first = cells.first
         second = cells.second
         transform = cells.transform
+        inputsChanged = cells.inputsChanged
         self.result = result
     }
 
     /// The result when an input and then the result changed since the last emission, else nil.
     @inlinable
     func settled() -> Output? {
-        let changed = first.settle()
-        guard second.settle() || changed else { return nil }
+        guard inputsChanged?(first, second) ?? true else { return nil }
         result.value = transform((first.value, second.value))
-        return result.settle() ? result.value : nil
+        return result.settleByEquality() ? result.value : nil
     }
 }
 
@@ -540,7 +577,7 @@ extension Property {
     public func map<First: Sendable, Second: Sendable, Output: Sendable>(
         _ transform: @escaping @Sendable ((First, Second)) -> Output
     ) -> Property<Output> where Value == (First, Second) {
-        (node.pair as? CombinedPair)?.combined(transform, nil, sources: sources) ?? mapped(transform, isEquivalent: nil)
+        (node.pair as? CombinedPair)?.combined(transform, sources: sources) ?? mapped(transform, isEquivalent: nil)
     }
 
     /// A property whose value is `transform` of this pair's, notifying only real changes.
@@ -551,6 +588,7 @@ extension Property {
     public func map<First: Sendable, Second: Sendable, Output: Sendable & Equatable>(
         _ transform: @escaping @Sendable ((First, Second)) -> Output
     ) -> Property<Output> where Value == (First, Second) {
-        (node.pair as? CombinedPair)?.combined(transform, ==, sources: sources) ?? mapped(transform, isEquivalent: ==)
+        (node.pair as? CombinedPair)?.combinedComparing(transform, sources: sources)
+            ?? mapped(transform, isEquivalent: ==)
     }
 }

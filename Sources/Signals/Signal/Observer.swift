@@ -39,9 +39,15 @@ class Observer<Value>: Disposable, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) final var skipsLeadOfPair = false
     /// Whether this is a `ForwardObserver`, whose closure a delivery calls directly.
     @usableFromInline final let forwards: Bool
+    /// Whether this is a `PairForwardObserver`, whose `onPair` a pair's delivery calls
+    /// directly (`SignalCore.emitPair`). In the padding after `forwards`: no byte more.
+    @usableFromInline final let takesPairs: Bool
 
     @inlinable
-    init(forwards: Bool = false) { self.forwards = forwards }
+    init(forwards: Bool = false, takesPairs: Bool = false) {
+        self.forwards = forwards
+        self.takesPairs = takesPairs
+    }
 
     /// Records the core this observer is now registered on; called once, with the core's
     /// lock held.
@@ -209,7 +215,7 @@ final class ClosureObserver<Value>: Observer<Value>, @unchecked Sendable {
 
 /// The link from a source to an operator: fixed closures, freed with the link, which
 /// happens as soon as the operator stops listening (the source drops it then). Not final
-/// only for `CombinationInput`, which adds the taking of a pair in one call.
+/// only for `PairForwardObserver`, which adds the taking of a pair in one call.
 // Safe to share: its closures are `let`s, called only by the delivering thread.
 @usableFromInline
 class ForwardObserver<Value>: Observer<Value>, @unchecked Sendable {
@@ -217,10 +223,10 @@ class ForwardObserver<Value>: Observer<Value>, @unchecked Sendable {
     @usableFromInline let onCompleted: () -> Void
 
     @inlinable
-    init(onValue: @escaping (Value) -> Void, onCompleted: @escaping () -> Void) {
+    init(onValue: @escaping (Value) -> Void, onCompleted: @escaping () -> Void, takesPairs: Bool = false) {
         self.onValue = onValue
         self.onCompleted = onCompleted
-        super.init(forwards: true)
+        super.init(forwards: true, takesPairs: takesPairs)
     }
 
     @usableFromInline

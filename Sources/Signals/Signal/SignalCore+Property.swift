@@ -180,7 +180,10 @@ extension SignalCore {
             return emit(pair.1)
         }
         Unmanaged.passUnretained(snapshotElements[0])._withUnsafeGuaranteedRef { head in
-            if !head.isDisposed { head.receive(pair.0, then: pair.1) }
+            guard !head.isDisposed else { return }
+            // A combination's input: its closure, with no virtual call on the way.
+            if head.takesPairs { return unsafeDowncast(head, to: PairForwardObserver<Value>.self).onPair(pair.1) }
+            head.receive(pair.0, then: pair.1)
         }
         // A call for no one skipped: the head is often the only observer.
         if snapshotElements.count > 1 { emit(pair.1, from: 1) }
