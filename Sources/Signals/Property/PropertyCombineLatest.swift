@@ -413,12 +413,6 @@ final class PairForwardObserver<Value>: ForwardObserver<Value>, @unchecked Senda
         self.onPair = onPair
         super.init(onValue: onValue, onCompleted: onCompleted, takesPairs: true)
     }
-
-    /// `lead` is the `invalidate` of a property's `send(trackedBy:_:)`.
-    @usableFromInline
-    override func receive(_ lead: Value, then value: Value) {
-        onPair(value)
-    }
 }
 
 /// How a combined pair is made, kept by the pair so that a `map` of it is made the same way:
